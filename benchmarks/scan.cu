@@ -1,0 +1,168 @@
+// Device-wide scans: gpuprim::exclusive_sum beside cub::DeviceScan::ExclusiveSum for i32, f32, i64,
+// f64, and an inclusive max-scan of i32 beside cub::DeviceScan::InclusiveScan, at 2^10..2^28
+// (2^30 for the i32 exclusive sum where memory allows). Bytes counted: read + write.
+//
+// Names: "exclusive_sum/<type>/<gpuprim|cub>/<n>", "inclusive_max/i32/<gpuprim|cub>/<n>".
+// Run:   bench_scan --benchmark_format=json --benchmark_out=scan.json
+//        [--benchmark_repetitions=5 --benchmark_report_aggregates_only=true]
+#include "bench_common.cuh"
+
+#include <gpuprim/scan.cuh>
+
+#include <cub/device/device_scan.cuh>
+
+namespace gpuprim_bench {
+namespace {
+
+enum class impl { gpuprim, cub };
+enum class scan_kind { exclusive_sum, inclusive_max };
+
+template <class T>
+struct type_name;
+template <>
+struct type_name<int> {
+  static constexpr const char* value = "i32";
+};
+template <>
+struct type_name<long long> {
+  static constexpr const char* value = "i64";
+};
+template <>
+struct type_name<float> {
+  static constexpr const char* value = "f32";
+};
+template <>
+struct type_name<double> {
+  static constexpr const char* value = "f64";
+};
+
+const char* kind_name(scan_kind k) { return k == scan_kind::exclusive_sum ? "exclusive_sum" : "inclusive_max"; }
+
+template <scan_kind K, impl I, class T>
+cudaError_t device_scan(void* d_temp, std::size_t& bytes, const T* d_in, T* d_out, std::size_t n, cudaStream_t s) {
+  if constexpr (K == scan_kind::exclusive_sum) {
+    if constexpr (I == impl::gpuprim) {
+      return gpuprim::exclusive_sum(d_temp, bytes, d_in, d_out, n, s);
+    } else {
+      return cub::DeviceScan::ExclusiveSum(d_temp, bytes, d_in, d_out, n, s);
+    }
+  } else {
+    if constexpr (I == impl::gpuprim) {
+      return gpuprim::inclusive_scan(d_temp, bytes, d_in, d_out, n, gpuprim::maximum{}, s);
+    } else {
+      return cub::DeviceScan::InclusiveScan(d_temp, bytes, d_in, d_out, cuda::maximum<>{}, n, s);
+    }
+  }
+}
+
+/// Maximum of items [0, k] of this process's input (items are in -4..4; 4 comes soon).
+long long reference_max(std::size_t k) {
+  long long m = item_value(seed(), 0);
+  for (std::size_t i = 1; i <= k && m < 4; ++i) m = std::max<long long>(m, item_value(seed(), i));
+  return m;
+}
+
+/// The expected output item k: the exclusive sum of items [0, k) or the maximum of [0, k].
+template <scan_kind K>
+long long reference_item(std::size_t k) {
+  return K == scan_kind::exclusive_sum ? reference_sum(k) : reference_max(k);
+}
+
+/// Compares the output with the host reference: every item for n <= 2^20, else a sample.
+template <scan_kind K, class T>
+bool check_result(benchmark::State& state, const T* d_out, std::size_t n, const char* when) {
+  std::vector<std::size_t> positions;
+  if (n <= (std::size_t{1} << 20)) {
+    for (std::size_t k = 0; k < n; ++k) positions.push_back(k);
+  } else {
+    positions = {0, 1, 31, 32, 4095, 4096, 4097, n / 3, n / 2 + 1, n - 2, n - 1};
+  }
+  std::vector<T> got(n <= (std::size_t{1} << 20) ? n : 1);
+  if (n <= (std::size_t{1} << 20)) {
+    GPUPRIM_BENCH_CHECK_BOOL(state, cudaMemcpy(got.data(), d_out, n * sizeof(T), cudaMemcpyDeviceToHost));
+  }
+  long long running = 0;  // full check: the reference grows item by item
+  long long max_so_far = item_value(seed(), 0);
+  for (std::size_t idx = 0; idx < positions.size(); ++idx) {
+    const std::size_t k = positions[idx];
+    T value{};
+    long long ref;
+    if (n <= (std::size_t{1} << 20)) {
+      value = got[k];
+      if constexpr (K == scan_kind::exclusive_sum) {
+        ref = running;
+        running += item_value(seed(), k);
+      } else {
+        max_so_far = std::max<long long>(max_so_far, item_value(seed(), k));
+        ref = max_so_far;
+      }
+    } else {
+      GPUPRIM_BENCH_CHECK_BOOL(state, cudaMemcpy(&value, d_out + k, sizeof(T), cudaMemcpyDeviceToHost));
+      ref = reference_item<K>(k);
+    }
+    if (!matches(value, ref)) {
+      fail(state, std::string("wrong ") + kind_name(K) + " " + when + " at item " + std::to_string(k) + ": got " +
+                      to_text(value) + ", expected " + to_text(reference_as<T>(ref)));
+      return false;
+    }
+  }
+  return true;
+}
+
+template <scan_kind K, class T, impl I>
+void bm_scan(benchmark::State& state, std::size_t n) {
+  cuda_env env;
+  if (!env.init(state)) return;
+  pool_view<T> pool;
+  if (!acquire_pool(state, n, pool)) return;
+  const cudaStream_t s = env.stream();
+  if (!require_free_memory(state, n * sizeof(T))) return;
+
+  device_buffer out, temp;
+  GPUPRIM_BENCH_CHECK(state, out.allocate(n * sizeof(T)));
+  std::size_t temp_bytes = 0;
+  GPUPRIM_BENCH_CHECK(state, (device_scan<K, I, T>(nullptr, temp_bytes, pool.copy(0), out.get<T>(), n, s)));
+  GPUPRIM_BENCH_CHECK(state, temp.allocate(temp_bytes));
+  T* d_out = out.get<T>();
+  void* d_temp = temp.get();
+  auto run = [&](std::size_t i) {
+    std::size_t bytes = temp_bytes;
+    return device_scan<K, I, T>(d_temp, bytes, pool.copy(i), d_out, n, s);
+  };
+
+  // Untimed check on copy 0 against a poisoned output; it doubles as the warm-up.
+  GPUPRIM_BENCH_CHECK(state, cudaMemsetAsync(d_out, 0x7b, n * sizeof(T), s));
+  GPUPRIM_BENCH_CHECK(state, run(0));
+  GPUPRIM_BENCH_CHECK(state, cudaStreamSynchronize(s));
+  if (!check_result<K>(state, d_out, n, "(first run)")) return;
+
+  if (!env.timed_loop(state, 1, run)) return;
+  // Every copy holds the same input: the last timed run must agree too.
+  GPUPRIM_BENCH_CHECK(state, cudaStreamSynchronize(s));
+  if (!check_result<K>(state, d_out, n, "(last timed run)")) return;
+  set_counters(state, n, 2 * n * sizeof(T));
+}
+
+template <scan_kind K, class T>
+void add_scans(int max_log2) {
+  for (int e = 10; e <= max_log2; e += 2) {
+    const std::size_t n = std::size_t{1} << e;
+    const std::string stem = std::string(kind_name(K)) + "/" + type_name<T>::value + "/";
+    add(stem + "gpuprim/" + std::to_string(n), [n](benchmark::State& st) { bm_scan<K, T, impl::gpuprim>(st, n); });
+    add(stem + "cub/" + std::to_string(n), [n](benchmark::State& st) { bm_scan<K, T, impl::cub>(st, n); });
+  }
+}
+
+void register_all() {
+  // 2^30 i32 (4 GiB in + 4 GiB out) is skipped with a message where memory does not allow it.
+  add_scans<scan_kind::exclusive_sum, int>(30);
+  add_scans<scan_kind::exclusive_sum, float>(28);
+  add_scans<scan_kind::exclusive_sum, long long>(28);
+  add_scans<scan_kind::exclusive_sum, double>(28);
+  add_scans<scan_kind::inclusive_max, int>(28);
+}
+
+}  // namespace
+}  // namespace gpuprim_bench
+
+int main(int argc, char** argv) { return gpuprim_bench::run_main(argc, argv, gpuprim_bench::register_all); }

@@ -1,0 +1,207 @@
+// Block-wide inclusive and exclusive scans: a shuffle scan in each warp, then the warp totals
+// combined through shared memory; a prefix callback chains the scans of consecutive tiles.
+#pragma once
+
+#include <type_traits>
+
+#include "../detail/config.cuh"
+#include "../detail/shuffle.cuh"
+#include "../detail/uninitialized.cuh"
+#include "../functional.cuh"
+#include "../warp/warp_scan.cuh"
+
+GPUPRIM_NAMESPACE_BEGIN
+
+/// Scans one value (or `items[N]`, blocked: thread t holds items [t * N, (t + 1) * N)) per thread
+/// of a 1D block of `BlockThreads` threads (any multiple of 32 up to 1024). Every thread calls each
+/// member together and gets its own results; the aggregate (inputs only, without `init`) reaches
+/// every thread. Threads combine in order (`op` associative, not necessarily commutative). Input
+/// and output may be the same. Place `temp_storage` in `__shared__` memory; `__syncthreads()`
+/// before reusing it.
+///
+/// Prefix callback (CUB's BlockPrefixCallbackOp): `prefix_op(aggregate)` is called by all 32 lanes
+/// of warp 0 with the aggregate of this call's inputs; lane 0's return value is the prefix of the
+/// whole call: thread 0's first output is that prefix (exclusive) or prefix op item (inclusive).
+template <class T, int BlockThreads>
+class block_scan {
+  static_assert(BlockThreads % 32 == 0 && BlockThreads >= 32 && BlockThreads <= 1024,
+                "BlockThreads must be a multiple of 32 in [32, 1024]");
+  static_assert(std::is_trivially_copyable_v<T>, "block_scan needs a trivially copyable T");
+  static constexpr int warps = BlockThreads / 32;
+
+ public:
+  static constexpr int block_threads = BlockThreads;
+  struct temp_storage {
+    detail::uninitialized_array<T, warps> warp_aggregates;
+    detail::uninitialized_array<T, 1> block_prefix;  // the callback's answer, for every warp
+  };
+
+  GPUPRIM_DEVICE explicit block_scan(temp_storage& storage) : storage_(storage) {}
+
+  // ---- One item per thread ------------------------------------------------------------------
+
+  /// out = x[0] op ... op x[thread].
+  template <class Op>
+  GPUPRIM_DEVICE void inclusive_scan(T x, T& out, Op op) {
+    T aggregate;
+    inclusive_scan(x, out, op, aggregate);
+  }
+  template <class Op>
+  GPUPRIM_DEVICE void inclusive_scan(T x, T& out, Op op, T& aggregate) {
+    T before;
+    threads_before(x, before, aggregate, op);
+    out = threadIdx.x == 0 ? x : static_cast<T>(op(before, x));
+  }
+  /// out = prefix op x[0] op ... op x[thread], with the prefix from `prefix_op(aggregate)`.
+  template <class Op, class PrefixOp>
+  GPUPRIM_DEVICE void inclusive_scan(T x, T& out, Op op, PrefixOp& prefix_op) {
+    T before, aggregate;
+    threads_before(x, before, aggregate, op);
+    const T prefix = call_prefix_op(prefix_op, aggregate);
+    out = static_cast<T>(op(threadIdx.x == 0 ? prefix : static_cast<T>(op(prefix, before)), x));
+  }
+
+  /// out = init op x[0] op ... op x[thread - 1]; thread 0 gets `init`.
+  template <class Op>
+  GPUPRIM_DEVICE void exclusive_scan(T x, T& out, T init, Op op) {
+    T aggregate;
+    exclusive_scan(x, out, init, op, aggregate);
+  }
+  template <class Op>
+  GPUPRIM_DEVICE void exclusive_scan(T x, T& out, T init, Op op, T& aggregate) {
+    T before;
+    threads_before(x, before, aggregate, op);
+    out = threadIdx.x == 0 ? init : static_cast<T>(op(init, before));
+  }
+  /// out = prefix op x[0] op ... op x[thread - 1], with the prefix from `prefix_op(aggregate)`.
+  template <class Op, class PrefixOp>
+  GPUPRIM_DEVICE void exclusive_scan(T x, T& out, Op op, PrefixOp& prefix_op) {
+    T before, aggregate;
+    threads_before(x, before, aggregate, op);
+    const T prefix = call_prefix_op(prefix_op, aggregate);
+    out = threadIdx.x == 0 ? prefix : static_cast<T>(op(prefix, before));
+  }
+
+  GPUPRIM_DEVICE void inclusive_sum(T x, T& out) { inclusive_scan(x, out, plus{}); }
+  GPUPRIM_DEVICE void inclusive_sum(T x, T& out, T& aggregate) { inclusive_scan(x, out, plus{}, aggregate); }
+  template <class PrefixOp>
+  GPUPRIM_DEVICE void inclusive_sum(T x, T& out, PrefixOp& prefix_op) { inclusive_scan(x, out, plus{}, prefix_op); }
+  /// Exclusive sum from `T{}`.
+  GPUPRIM_DEVICE void exclusive_sum(T x, T& out) { exclusive_scan(x, out, T{}, plus{}); }
+  GPUPRIM_DEVICE void exclusive_sum(T x, T& out, T& aggregate) { exclusive_scan(x, out, T{}, plus{}, aggregate); }
+  template <class PrefixOp>
+  GPUPRIM_DEVICE void exclusive_sum(T x, T& out, PrefixOp& prefix_op) { exclusive_scan(x, out, plus{}, prefix_op); }
+
+  // ---- items[N] per thread, blocked ------------------------------------------------------------
+
+  template <int N, class Op>
+  GPUPRIM_DEVICE void inclusive_scan(const T (&in)[N], T (&out)[N], Op op) {
+    T aggregate;
+    inclusive_scan(in, out, op, aggregate);
+  }
+  template <int N, class Op>
+  GPUPRIM_DEVICE void inclusive_scan(const T (&in)[N], T (&out)[N], Op op, T& aggregate) {
+    T before;
+    threads_before(detail::thread_reduce(in, op), before, aggregate, op);
+    detail::thread_inclusive_scan(in, out, before, threadIdx.x != 0, op);
+  }
+  template <int N, class Op, class PrefixOp>
+  GPUPRIM_DEVICE void inclusive_scan(const T (&in)[N], T (&out)[N], Op op, PrefixOp& prefix_op) {
+    T before, aggregate;
+    threads_before(detail::thread_reduce(in, op), before, aggregate, op);
+    const T prefix = call_prefix_op(prefix_op, aggregate);
+    detail::thread_inclusive_scan(in, out, threadIdx.x == 0 ? prefix : static_cast<T>(op(prefix, before)), true, op);
+  }
+
+  template <int N, class Op>
+  GPUPRIM_DEVICE void exclusive_scan(const T (&in)[N], T (&out)[N], T init, Op op) {
+    T aggregate;
+    exclusive_scan(in, out, init, op, aggregate);
+  }
+  template <int N, class Op>
+  GPUPRIM_DEVICE void exclusive_scan(const T (&in)[N], T (&out)[N], T init, Op op, T& aggregate) {
+    T before;
+    threads_before(detail::thread_reduce(in, op), before, aggregate, op);
+    detail::thread_exclusive_scan(in, out, threadIdx.x == 0 ? init : static_cast<T>(op(init, before)), true, op);
+  }
+  template <int N, class Op, class PrefixOp>
+  GPUPRIM_DEVICE void exclusive_scan(const T (&in)[N], T (&out)[N], Op op, PrefixOp& prefix_op) {
+    T before, aggregate;
+    threads_before(detail::thread_reduce(in, op), before, aggregate, op);
+    const T prefix = call_prefix_op(prefix_op, aggregate);
+    detail::thread_exclusive_scan(in, out, threadIdx.x == 0 ? prefix : static_cast<T>(op(prefix, before)), true, op);
+  }
+
+  template <int N>
+  GPUPRIM_DEVICE void inclusive_sum(const T (&in)[N], T (&out)[N]) { inclusive_scan(in, out, plus{}); }
+  template <int N>
+  GPUPRIM_DEVICE void inclusive_sum(const T (&in)[N], T (&out)[N], T& aggregate) {
+    inclusive_scan(in, out, plus{}, aggregate);
+  }
+  template <int N, class PrefixOp>
+  GPUPRIM_DEVICE void inclusive_sum(const T (&in)[N], T (&out)[N], PrefixOp& prefix_op) {
+    inclusive_scan(in, out, plus{}, prefix_op);
+  }
+  template <int N>
+  GPUPRIM_DEVICE void exclusive_sum(const T (&in)[N], T (&out)[N]) { exclusive_scan(in, out, T{}, plus{}); }
+  template <int N>
+  GPUPRIM_DEVICE void exclusive_sum(const T (&in)[N], T (&out)[N], T& aggregate) {
+    exclusive_scan(in, out, T{}, plus{}, aggregate);
+  }
+  template <int N, class PrefixOp>
+  GPUPRIM_DEVICE void exclusive_sum(const T (&in)[N], T (&out)[N], PrefixOp& prefix_op) {
+    exclusive_scan(in, out, plus{}, prefix_op);
+  }
+
+ private:
+  // `before` = x[0] op ... op x[thread - 1] (undefined in thread 0); `aggregate` = the reduction
+  // of every thread's x, in every thread. One barrier when the block has more than one warp.
+  template <class Op>
+  GPUPRIM_DEVICE void threads_before(T x, T& before, T& aggregate, Op op) {
+    const int warp = static_cast<int>(threadIdx.x) / 32;
+    const int lane = static_cast<int>(threadIdx.x) % 32;
+    T in_warp;  // the lanes before this one in its warp (undefined in lane 0)
+    if constexpr (warps == 1) {
+      warp_scan<T>{}.exclusive_scan(x, in_warp, op, aggregate);
+      before = in_warp;
+    } else {
+      warp_scan<T>{}.exclusive_scan(x, in_warp, op);
+      if (lane == 31) storage_.warp_aggregates[warp] = static_cast<T>(op(in_warp, x));
+      __syncthreads();  // every warp's total is visible to every thread
+      // Every thread folds the warp totals in order (smem broadcasts), picking up its warp's
+      // prefix on the way; warp 0 has none.
+      T warp_prefix = storage_.warp_aggregates[0];
+      aggregate = warp_prefix;
+#pragma unroll
+      for (int w = 1; w < warps; ++w) {
+        if (w == warp) warp_prefix = aggregate;
+        aggregate = static_cast<T>(op(aggregate, storage_.warp_aggregates[w]));
+      }
+      if (warp == 0) {
+        before = in_warp;
+      } else {
+        before = lane == 0 ? warp_prefix : static_cast<T>(op(warp_prefix, in_warp));
+      }
+    }
+  }
+
+  // Calls the callback in warp 0 and returns lane 0's answer in every thread.
+  template <class PrefixOp>
+  GPUPRIM_DEVICE T call_prefix_op(PrefixOp& prefix_op, const T& aggregate) {
+    const int warp = static_cast<int>(threadIdx.x) / 32;
+    if constexpr (warps == 1) {
+      return detail::shfl_idx(static_cast<T>(prefix_op(aggregate)), 0);
+    } else {
+      if (warp == 0) {
+        const T prefix = static_cast<T>(prefix_op(aggregate));
+        if (threadIdx.x == 0) storage_.block_prefix[0] = prefix;
+      }
+      __syncthreads();  // the prefix is visible to every warp
+      return storage_.block_prefix[0];
+    }
+  }
+
+  temp_storage& storage_;
+};
+
+GPUPRIM_NAMESPACE_END

@@ -1,0 +1,138 @@
+// Host-side launch helpers: device facts, launches with optional programmatic dependence,
+// error checks after each launch, the GPUPRIM_DEBUG_SYNC switch and stream-ordered workspaces.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <utility>
+
+#include <cuda_runtime.h>
+
+#include "config.cuh"
+
+GPUPRIM_NAMESPACE_BEGIN
+namespace detail {
+
+/// What a dispatch needs to know about the current device; read on every call (cheap: the
+/// runtime caches device attributes).
+struct device_facts {
+  int ordinal = 0;
+  int sm_count = 0;
+  int cc_major = 0;
+};
+
+[[nodiscard]] inline cudaError_t current_device_facts(device_facts& facts) {
+  cudaError_t e = cudaGetDevice(&facts.ordinal);
+  if (e != cudaSuccess) return e;
+  const int device = facts.ordinal;
+  e = cudaDeviceGetAttribute(&facts.sm_count, cudaDevAttrMultiProcessorCount, device);
+  if (e != cudaSuccess) return e;
+  return cudaDeviceGetAttribute(&facts.cc_major, cudaDevAttrComputeCapabilityMajor, device);
+}
+
+/// Checks a launch's outcome; with GPUPRIM_DEBUG_SYNC also waits for the stream (unless it is
+/// being captured) so that a faulting kernel is reported by the call that launched it.
+[[nodiscard]] inline cudaError_t after_launch(cudaError_t launch_error, cudaStream_t stream) {
+  if (launch_error != cudaSuccess) return launch_error;
+  cudaError_t e = cudaPeekAtLastError();
+  if (e != cudaSuccess) return e;
+#if defined(GPUPRIM_DEBUG_SYNC)
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  e = cudaStreamIsCapturing(stream, &capture);
+  if (e != cudaSuccess) return e;
+  if (capture == cudaStreamCaptureStatusNone) e = cudaStreamSynchronize(stream);
+#else
+  (void)stream;
+#endif
+  return e;
+}
+
+/// How many blocks of `block_threads` threads of `kernel` fit on one SM of `device`. Queried
+/// once per kernel and device, then cached (the answer is a property of the compiled kernel).
+template <class... Params>
+[[nodiscard]] cudaError_t resident_blocks_per_sm(void (*kernel)(Params...), int block_threads, int device,
+                                                 int& blocks) {
+  constexpr int cached_devices = 64;
+  static std::atomic<int> cache[cached_devices] = {};
+  const bool cacheable = device >= 0 && device < cached_devices;
+  blocks = cacheable ? cache[device].load(std::memory_order_relaxed) : 0;
+  if (blocks > 0) return cudaSuccess;
+  const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block_threads, 0);
+  if (e != cudaSuccess) return e;
+  if (cacheable) cache[device].store(blocks, std::memory_order_relaxed);
+  return cudaSuccess;
+}
+
+/// How a kernel is launched beyond grid, block and stream.
+enum class launch_mode {
+  plain,
+  /// Programmatic dependent launch (sm_90+): the kernel may start before the previous kernel
+  /// in the stream ends, and calls `wait_for_previous_grid()` before using its results.
+  overlap_previous,
+  /// Cooperative: all blocks are resident at once, so the kernel may use a grid-wide barrier.
+  cooperative,
+};
+
+/// Launches `kernel<<<grid, block, 0, stream>>>(args...)` in the given mode.
+template <class... Params, class... Args>
+[[nodiscard]] cudaError_t launch(void (*kernel)(Params...), unsigned grid, unsigned block, cudaStream_t stream,
+                                 launch_mode mode, Args&&... args) {
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(grid);
+  config.blockDim = dim3(block);
+  config.dynamicSmemBytes = 0;
+  config.stream = stream;
+  cudaLaunchAttribute attribute[1] = {};
+  if (mode == launch_mode::overlap_previous) {
+    attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attribute[0].val.programmaticStreamSerializationAllowed = 1;
+  } else if (mode == launch_mode::cooperative) {
+    attribute[0].id = cudaLaunchAttributeCooperative;
+    attribute[0].val.cooperative = 1;
+  }
+  config.attrs = attribute;
+  config.numAttrs = mode == launch_mode::plain ? 0 : 1;
+  return after_launch(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...), stream);
+}
+
+/// `launch` in plain mode, or with programmatic dependent launch when `overlap_previous`.
+template <class... Params, class... Args>
+[[nodiscard]] cudaError_t launch(void (*kernel)(Params...), unsigned grid, unsigned block, cudaStream_t stream,
+                                 bool overlap_previous, Args&&... args) {
+  return launch(kernel, grid, block, stream, overlap_previous ? launch_mode::overlap_previous : launch_mode::plain,
+                std::forward<Args>(args)...);
+}
+
+/// Runs `call(void* temp, std::size_t bytes, bool size_query)` (returning cudaError_t, writing the
+/// bytes it needs into `bytes` when `size_query`) with memory taken stream-ordered on `stream`.
+template <class Call>
+[[nodiscard]] cudaError_t with_stream_ordered_workspace(cudaStream_t stream, Call&& call) {
+  std::size_t bytes = 0;
+  cudaError_t e = call(nullptr, bytes, true);
+  if (e != cudaSuccess) return e;
+  if (bytes == 0) return call(nullptr, bytes, false);
+  void* temp = nullptr;
+  e = cudaMallocAsync(&temp, bytes, stream);
+  if (e != cudaSuccess) return e;
+  e = call(temp, bytes, false);
+  const cudaError_t freed = cudaFreeAsync(temp, stream);
+  return e != cudaSuccess ? e : freed;
+}
+
+/// Device side of programmatic dependent launch: lets the next kernel in the stream start now.
+GPUPRIM_DEVICE void allow_next_grid() {
+#if GPUPRIM_HAS_PDL
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+/// Device side of programmatic dependent launch: waits until the previous kernel in the stream
+/// has finished and its writes are visible. A no-op when the launch was an ordinary one.
+GPUPRIM_DEVICE void wait_for_previous_grid() {
+#if GPUPRIM_HAS_PDL
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+}  // namespace detail
+GPUPRIM_NAMESPACE_END

@@ -1,0 +1,166 @@
+// Device-wide reduce: the plan (grid and workspace), the kernel and its dispatch.
+//
+// One pass, one launch: every block reduces an even share of the input and writes its partial;
+// then block 0 reduces the partials. Small inputs use a single block and no workspace. With
+// several blocks, block 0 must know when every partial is written. The classic answer is a
+// fence and an atomic ticket, the last block to draw one doing the final step; but a ticket
+// must be zero before the first block draws, also the first time a workspace is used, and
+// zeroing it costs a launch (measured: +4.5 us on an H200, as much as the whole reduce of 2^20
+// items). So the kernel is launched cooperatively and waits at a grid-wide barrier, whose state
+// the driver resets for every launch: the workspace holds only the partials, needs no
+// initialisation, and may be reused or captured in a graph.
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+#include <type_traits>
+
+#include <cooperative_groups.h>
+
+#include "../tile/reduce_tile.cuh"
+#include "config.cuh"
+#include "item_source.cuh"
+#include "launch.cuh"
+#include "shapes.cuh"
+#include "workspace.cuh"
+
+GPUPRIM_NAMESPACE_BEGIN
+namespace detail {
+
+/// What a device reduce of `n` items launches, and the workspace it needs (one partial per
+/// block when there are several blocks).
+struct reduce_plan {
+  unsigned grid = 1;
+  workspace_layout<1> layout;
+};
+
+/// Plan for `n` items with at most `max_grid` blocks; depends only on these and the types, so
+/// the size query and the launch agree.
+template <class Shape, class AccT>
+reduce_plan make_reduce_plan(std::size_t n, int vector_items, std::size_t max_grid) {
+  const int vectors_per_thread = Shape::items_per_thread / vector_items > 0 ? Shape::items_per_thread / vector_items : 1;
+  const std::size_t tile_items = std::size_t(Shape::block_threads) * vectors_per_thread * vector_items;
+  const std::size_t tiles = (n + tile_items - 1) / tile_items;
+  reduce_plan plan;
+  plan.grid = static_cast<unsigned>(tiles < 1 ? 1 : tiles < max_grid ? tiles : (max_grid < 1 ? 1 : max_grid));
+  if (plan.grid > 1) plan.layout.part_bytes[0] = plan.grid * sizeof(AccT);
+  return plan;
+}
+
+/// Reads a value another block wrote in this kernel, from L2 (bypassing a possibly stale L1).
+template <class T>
+GPUPRIM_DEVICE T load_from_l2(const T* p) {
+  if constexpr (sizeof(T) % sizeof(unsigned) == 0 && alignof(T) >= alignof(unsigned)) {
+    unsigned words[sizeof(T) / sizeof(unsigned)];
+#pragma unroll
+    for (int i = 0; i < int(sizeof(T) / sizeof(unsigned)); ++i) words[i] = __ldcg(reinterpret_cast<const unsigned*>(p) + i);
+    T value;
+    std::memcpy(&value, words, sizeof(T));
+    return value;
+  } else {
+    unsigned char bytes[sizeof(T)];
+#pragma unroll
+    for (int i = 0; i < int(sizeof(T)); ++i) bytes[i] = static_cast<unsigned char>(__ldcg(reinterpret_cast<const char*>(p) + i));
+    T value;
+    std::memcpy(&value, bytes, sizeof(T));
+    return value;
+  }
+}
+
+/// Launched cooperatively whenever `gridDim.x > 1` (the grid-wide barrier needs every block
+/// resident); `partials` holds one accumulator per block.
+template <class Shape, class Source, class AccT, class OutputIt, class Op>
+__global__ void __launch_bounds__(Shape::block_threads)
+    reduce_kernel(Source source, AccT* partials, OutputIt out, AccT init, Op op) {
+  using tile_t = reduce_tile<Shape, Source, AccT, Op>;
+  using block_reduce_t = block_reduce<AccT, Shape::block_threads>;
+  __shared__ union {
+    typename tile_t::temp_storage tile;
+    typename block_reduce_t::temp_storage partials;
+  } storage;
+
+  // An even share of the vectors per block (never empty: the plan gives every block at least
+  // half a tile); the last block also takes the loose items.
+  const unsigned grid = gridDim.x;
+  const unsigned block = blockIdx.x;
+  const std::size_t share = source.vectors / grid;
+  const std::size_t spare = source.vectors % grid;
+  const std::size_t begin = block * share + (block < spare ? block : spare);
+  const std::size_t end = begin + share + (block < spare ? 1 : 0);
+
+  AccT aggregate;
+  const bool any = tile_t(storage.tile, source, op).reduce_range(begin, end, block == grid - 1, aggregate);
+  if (grid == 1) {
+    if (threadIdx.x == 0) *out = any ? static_cast<AccT>(op(init, aggregate)) : init;
+    return;
+  }
+
+  if (threadIdx.x == 0) partials[block] = aggregate;
+  // Every block's partial is written and visible device-wide past this barrier (it orders
+  // memory at device scope), and the tile is done with `storage`.
+  cooperative_groups::this_grid().sync();
+  if (block != 0) return;
+
+  AccT acc;
+  bool have = false;
+  for (unsigned i = threadIdx.x; i < grid; i += Shape::block_threads) {
+    const AccT p = load_from_l2(partials + i);
+    acc = have ? static_cast<AccT>(op(acc, p)) : p;
+    have = true;
+  }
+  const int valid = grid < unsigned(Shape::block_threads) ? int(grid) : Shape::block_threads;
+  const AccT total = block_reduce_t(storage.partials).reduce(acc, op, valid);
+  if (threadIdx.x == 0) *out = static_cast<AccT>(op(init, total));
+}
+
+template <class It>
+bool is_null_pointer(const It& it) {
+  if constexpr (std::is_pointer_v<It>) {
+    return it == nullptr;
+  } else {
+    return false;
+  }
+}
+
+/// Null input with items to read, or no output: checked before anything is launched or allocated.
+template <class InputIt, class OutputIt>
+bool reduce_arguments_valid(const InputIt& in, const OutputIt& out, std::size_t n) {
+  return !(n > 0 && is_null_pointer(in)) && !is_null_pointer(out);
+}
+
+/// Both forms of device reduce end here. With `size_query` only `temp_bytes` is written.
+template <class Shape, class InputIt, class OutputIt, class AccT, class Op>
+cudaError_t reduce(void* temp, std::size_t& temp_bytes, bool size_query, InputIt in, OutputIt out, std::size_t n,
+                   AccT init, Op op, cudaStream_t stream) {
+  using input_t = iterator_value_t<InputIt>;
+  static_assert(valid_shape_argument_v<Shape>,
+                "the first template argument of gpuprim::reduce/sum is a gpuprim::shape<...>, not a value type");
+  using shape_t = shape_or_default<Shape, reduce_default_shape<input_t>>;
+  if (!size_query && !reduce_arguments_valid(in, out, n)) return cudaErrorInvalidValue;
+
+  device_facts device;
+  cudaError_t e = current_device_facts(device);
+  if (e != cudaSuccess) return e;
+  const auto source = make_item_source(in, n);
+  using source_t = std::remove_const_t<decltype(source)>;
+  auto* kernel = reduce_kernel<shape_t, source_t, AccT, OutputIt, Op>;
+  int resident = 0;
+  e = resident_blocks_per_sm(kernel, shape_t::block_threads, device.ordinal, resident);
+  if (e != cudaSuccess) return e;
+  const int blocks_per_sm = resident < reduce_blocks_per_sm ? resident : reduce_blocks_per_sm;
+  const reduce_plan plan =
+      make_reduce_plan<shape_t, AccT>(n, source_t::vector_items, std::size_t(device.sm_count) * blocks_per_sm);
+  if (size_query) {
+    temp_bytes = plan.layout.bytes();
+    return cudaSuccess;
+  }
+  void* partials[1];
+  e = plan.layout.carve(temp, temp_bytes, partials);
+  if (e != cudaSuccess) return e;
+  return launch(kernel, plan.grid, shape_t::block_threads, stream,
+                plan.grid > 1 ? launch_mode::cooperative : launch_mode::plain, source,
+                static_cast<AccT*>(partials[0]), out, init, op);
+}
+
+}  // namespace detail
+GPUPRIM_NAMESPACE_END

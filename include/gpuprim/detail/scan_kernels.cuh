@@ -1,0 +1,162 @@
+// Device-wide scan: the plan (tiles and workspace), the kernels and their dispatch.
+//
+// One pass, chained scan with decoupled look-back (Merrill & Garland 2016): block i scans tile i
+// and finds its prefix in the tile states of the workspace (tile/scan_tile.cuh,
+// detail/lookback.cuh). A small kernel marks every tile state invalid first; on sm_90 the scan
+// starts while that kernel still runs (programmatic dependent launch) and waits for it only
+// before its first tile-state access. A single tile takes one block, one launch, no workspace.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include <cuda_runtime.h>
+
+#include "../tile/scan_tile.cuh"
+#include "config.cuh"
+#include "item_source.cuh"
+#include "launch.cuh"
+#include "lookback.cuh"
+#include "shapes.cuh"
+#include "workspace.cuh"
+
+GPUPRIM_NAMESPACE_BEGIN
+namespace detail {
+
+/// The accumulator of exclusive_sum / inclusive_sum: the output's type for raw pointer outputs
+/// (as gpuprim::sum), else the input's value type.
+template <class InputIt, class OutputIt>
+using sum_accumulator_t = std::remove_cv_t<
+    std::conditional_t<std::is_pointer_v<OutputIt>, std::remove_pointer_t<OutputIt>, iterator_value_t<InputIt>>>;
+
+/// The workspace of a device scan of `n` items: the tile states, for ceil(n / tile_items) tiles
+/// (the most any alignment of the pointers gives). Depends only on `n` and the types, so the size
+/// query and the launch agree.
+struct scan_plan {
+  std::size_t max_tiles = 0;
+  workspace_layout<3> layout;  // parts: status words, aggregates, inclusive prefixes
+  enum part { status_part, aggregates_part, prefixes_part };
+};
+
+/// The most tiles a scan launches (blocks in one grid dimension).
+inline constexpr std::size_t scan_max_tiles = 0x7fffffff;
+
+template <class Shape, class AccT>
+scan_plan make_scan_plan(std::size_t n) {
+  using states_t = tile_states_t<AccT>;
+  scan_plan plan;
+  plan.max_tiles = n / Shape::tile_items + (n % Shape::tile_items != 0 ? 1 : 0);
+  if (plan.max_tiles > 1 && plan.max_tiles <= scan_max_tiles) {
+    plan.layout.part_bytes[scan_plan::status_part] = plan.max_tiles * states_t::status_bytes_per_tile;
+    plan.layout.part_bytes[scan_plan::aggregates_part] = plan.max_tiles * states_t::value_bytes_per_tile;
+    plan.layout.part_bytes[scan_plan::prefixes_part] = plan.max_tiles * states_t::value_bytes_per_tile;
+  }
+  return plan;
+}
+
+template <class AccT>
+tile_states_t<AccT> make_tile_states(void* const (&parts)[3]) {
+  if constexpr (sizeof(AccT) <= 4) {
+    return {static_cast<unsigned long long*>(parts[scan_plan::status_part])};
+  } else {
+    return {static_cast<unsigned*>(parts[scan_plan::status_part]), static_cast<AccT*>(parts[scan_plan::aggregates_part]),
+            static_cast<AccT*>(parts[scan_plan::prefixes_part])};
+  }
+}
+
+/// Items before the first 16-byte boundary at `p` (0 when aligned).
+template <class T>
+std::size_t items_before_16_byte_boundary(const T* p) {
+  const std::uintptr_t misalignment = reinterpret_cast<std::uintptr_t>(p) % 16;
+  return misalignment == 0 ? 0 : (16 - misalignment) / sizeof(T);
+}
+
+template <class It>
+bool is_null_iterator(const It& it) {
+  if constexpr (std::is_pointer_v<It>) {
+    return it == nullptr;
+  } else {
+    return false;
+  }
+}
+
+/// False for null input or output pointers when there are items to scan.
+template <class InputIt, class OutputIt>
+bool scan_arguments_valid(const InputIt& in, const OutputIt& out, std::size_t n) {
+  return n == 0 || (!is_null_iterator(in) && !is_null_iterator(out));
+}
+
+inline constexpr int scan_init_threads = 256;
+
+/// Marks tiles [0, tiles) invalid. Lets the scan start at once; it waits for this kernel only
+/// before its first tile-state access.
+template <class States>
+__global__ void __launch_bounds__(scan_init_threads) scan_init_kernel(States states, unsigned tiles) {
+  allow_next_grid();
+  const unsigned tile = blockIdx.x * scan_init_threads + threadIdx.x;
+  if (tile < tiles) states.reset(tile);
+}
+
+template <class Shape, class Params>
+__global__ void __launch_bounds__(Shape::block_threads) scan_kernel(const Params params) {
+  using tile_t = scan_tile<Shape, Params>;
+  __shared__ typename tile_t::temp_storage storage;
+  tile_t(storage, params).process(blockIdx.x);
+}
+
+/// Every device scan ends here. `InitT` is the accumulator type `AccT` for exclusive scans and
+/// `no_init` for inclusive ones. With `size_query` only `temp_bytes` is written; then no pointer is
+/// checked and no CUDA call is made.
+template <class AccT, class Shape, class InputIt, class OutputIt, class InitT, class Op>
+cudaError_t scan(void* temp, std::size_t& temp_bytes, bool size_query, InputIt in, OutputIt out, std::size_t n,
+                 InitT init, Op op, cudaStream_t stream) {
+  static_assert(valid_shape_argument_v<Shape>,
+                "the first template argument of the gpuprim scans is a gpuprim::shape<...>, not a value type");
+  using shape_t = shape_or_default<Shape, scan_default_shape<AccT>>;
+  using params_t = scan_params<InputIt, OutputIt, AccT, InitT, Op>;
+  using tile_t = scan_tile<shape_t, params_t>;
+  using states_t = tile_states_t<AccT>;
+
+  const scan_plan plan = make_scan_plan<shape_t, AccT>(n);
+  if (plan.max_tiles > scan_max_tiles) return cudaErrorInvalidValue;
+  if (size_query) {
+    temp_bytes = plan.layout.bytes();
+    return cudaSuccess;
+  }
+  if (!scan_arguments_valid(in, out, n)) return cudaErrorInvalidValue;
+  void* parts[3];
+  cudaError_t e = plan.layout.carve(temp, temp_bytes, parts);
+  if (e != cudaSuccess) return e;
+  if (n == 0) return cudaSuccess;
+
+  // Peel the head so that tiles start 16-byte aligned on the side that moves vectors (the input
+  // first); stores take vectors only when the output is then aligned as well.
+  std::size_t head = 0;
+  if constexpr (tile_t::vector_loads) {
+    head = items_before_16_byte_boundary(in);
+  } else if constexpr (tile_t::vector_stores) {
+    head = items_before_16_byte_boundary(out);
+  }
+  if (head > n) head = n;
+  bool vector_store = false;
+  if constexpr (tile_t::vector_stores) vector_store = items_before_16_byte_boundary(out + head) == 0;
+  const std::size_t tiles = (n - head + shape_t::tile_items - 1) / shape_t::tile_items;
+
+  const params_t params{in, out, n, static_cast<int>(head), static_cast<unsigned>(tiles), vector_store,
+                        init, op, make_tile_states<AccT>(parts)};
+  auto* kernel = scan_kernel<shape_t, params_t>;
+  if (tiles <= 1) return launch(kernel, 1, shape_t::block_threads, stream, false, params);
+
+  device_facts device;
+  e = current_device_facts(device);
+  if (e != cudaSuccess) return e;
+  const auto init_blocks = static_cast<unsigned>((tiles + scan_init_threads - 1) / scan_init_threads);
+  e = launch(scan_init_kernel<states_t>, init_blocks, scan_init_threads, stream, false, params.states,
+             static_cast<unsigned>(tiles));
+  if (e != cudaSuccess) return e;
+  return launch(kernel, static_cast<unsigned>(tiles), shape_t::block_threads, stream, device.cc_major >= 9, params);
+}
+
+}  // namespace detail
+GPUPRIM_NAMESPACE_END

@@ -1,0 +1,47 @@
+// Tile shapes: the plain tuning type and each algorithm's default, one line per algorithm.
+#pragma once
+
+#include <type_traits>
+
+#include "config.cuh"
+#include "item_source.cuh"
+
+GPUPRIM_NAMESPACE_BEGIN
+
+/// A tuning: threads per block, items per thread, and digit bits for radix sorts.
+template <int BlockThreads, int ItemsPerThread, int RadixBits = 0>
+struct shape {
+  static constexpr int block_threads = BlockThreads;
+  static constexpr int items_per_thread = ItemsPerThread;
+  static constexpr int radix_bits = RadixBits;
+  static constexpr int tile_items = BlockThreads * ItemsPerThread;
+};
+
+namespace detail {
+
+template <class T>
+struct is_shape : std::false_type {};
+template <int BlockThreads, int ItemsPerThread, int RadixBits>
+struct is_shape<shape<BlockThreads, ItemsPerThread, RadixBits>> : std::true_type {};
+
+/// Marks "no shape given": the first template parameter of the device algorithms.
+struct use_default_shape {};
+
+/// The shape an algorithm runs with: `Shape`, or `Default` for `use_default_shape`.
+template <class Shape, class Default>
+using shape_or_default = std::conditional_t<std::is_same_v<Shape, use_default_shape>, Default, Shape>;
+
+template <class Shape>
+inline constexpr bool valid_shape_argument_v = std::is_same_v<Shape, use_default_shape> || is_shape<Shape>::value;
+
+// Reduce: four 16-byte loads in flight per thread; up to 8 blocks per SM (as occupancy allows).
+// H200, bench_reduce, 2026-11-21: 4 blocks per SM left sum i32 2^28 at 96% of the read ceiling.
+template <class T>
+using reduce_default_shape = shape<256, vector_items_v<T> * 4>;
+inline constexpr int reduce_blocks_per_sm = 8;
+
+// Scan: 256 threads x 64 bytes of accumulators (16 items of 4 bytes, 8 of 8). Initial choice, not yet measured (H100, bench_scan, pending); see docs/scan.md.
+template <class T> using scan_default_shape = shape<256, (sizeof(T) <= 4 ? 16 : sizeof(T) >= 64 ? 1 : int(64 / sizeof(T)))>;
+
+}  // namespace detail
+GPUPRIM_NAMESPACE_END

@@ -1,0 +1,6 @@
+// All of gpuprim: functional objects, warp/block building blocks and the device algorithms.
+#pragma once
+
+#include "functional.cuh"
+#include "reduce.cuh"
+#include "scan.cuh"

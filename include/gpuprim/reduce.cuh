@@ -1,0 +1,55 @@
+// Device-wide reduce and sum (host API), re-exporting warp_reduce and block_reduce.
+#pragma once
+
+#include <cstddef>
+
+#include <cuda_runtime.h>
+
+#include "block/block_reduce.cuh"
+#include "detail/config.cuh"
+#include "detail/launch.cuh"
+#include "detail/reduce_kernels.cuh"
+#include "functional.cuh"
+#include "warp/warp_reduce.cuh"
+
+GPUPRIM_NAMESPACE_BEGIN
+
+/// Writes `op(init, op(in[0], op(in[1], ...)))` (in an unspecified order and grouping: `op` must
+/// be associative and commutative) to `*d_out`; the accumulator type is `T`, the type of `init`.
+/// Workspace form: with `d_temp_storage == nullptr` only sets `temp_storage_bytes`. Asynchronous
+/// on `stream`; floating-point results are bitwise reproducible for one `n`, input alignment
+/// (address modulo 16) and GPU.
+template <class Shape = detail::use_default_shape, class InputIt, class T, class Op>
+[[nodiscard]] cudaError_t reduce(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, T* d_out,
+                                 std::size_t n, T init, Op op, cudaStream_t stream = 0) {
+  const bool size_query = d_temp_storage == nullptr;
+  const cudaError_t e =
+      detail::reduce<Shape>(d_temp_storage, temp_storage_bytes, size_query, d_in, d_out, n, init, op, stream);
+  // Never report zero bytes: a null workspace means "size query".
+  if (e == cudaSuccess && size_query && temp_storage_bytes == 0) temp_storage_bytes = 1;
+  return e;
+}
+
+/// `reduce` with its workspace taken stream-ordered (cudaMallocAsync / cudaFreeAsync on `stream`).
+template <class Shape = detail::use_default_shape, class InputIt, class T, class Op>
+[[nodiscard]] cudaError_t reduce(InputIt d_in, T* d_out, std::size_t n, T init, Op op, cudaStream_t stream = 0) {
+  if (!detail::reduce_arguments_valid(d_in, d_out, n)) return cudaErrorInvalidValue;
+  return detail::with_stream_ordered_workspace(stream, [&](void* temp, std::size_t& bytes, bool size_query) {
+    return detail::reduce<Shape>(temp, bytes, size_query, d_in, d_out, n, init, op, stream);
+  });
+}
+
+/// `reduce(..., T{}, plus{})`: the sum of the items in the output's type `T`.
+template <class Shape = detail::use_default_shape, class InputIt, class T>
+[[nodiscard]] cudaError_t sum(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, T* d_out,
+                              std::size_t n, cudaStream_t stream = 0) {
+  return reduce<Shape>(d_temp_storage, temp_storage_bytes, d_in, d_out, n, T{}, plus{}, stream);
+}
+
+/// `sum` with its workspace taken stream-ordered.
+template <class Shape = detail::use_default_shape, class InputIt, class T>
+[[nodiscard]] cudaError_t sum(InputIt d_in, T* d_out, std::size_t n, cudaStream_t stream = 0) {
+  return reduce<Shape>(d_in, d_out, n, T{}, plus{}, stream);
+}
+
+GPUPRIM_NAMESPACE_END

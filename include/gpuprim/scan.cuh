@@ -1,0 +1,108 @@
+// Device-wide inclusive and exclusive scans and sums (host API), re-exporting warp_scan,
+// block_scan and block_exchange. The algorithm: detail/scan_kernels.cuh; docs/scan.md.
+#pragma once
+
+#include <cstddef>
+
+#include <cuda_runtime.h>
+
+#include "block/block_exchange.cuh"
+#include "block/block_scan.cuh"
+#include "detail/config.cuh"
+#include "detail/item_source.cuh"
+#include "detail/launch.cuh"
+#include "detail/scan_kernels.cuh"
+#include "functional.cuh"
+#include "warp/warp_scan.cuh"
+
+GPUPRIM_NAMESPACE_BEGIN
+
+/// d_out[i] = init op d_in[0] op ... op d_in[i - 1] (d_out[0] = init), for i < n, accumulated in
+/// `T` (the type of `init`), in order: `op` must be associative, not commutative. In place
+/// (d_out == d_in) is fine. Workspace form: with `d_temp_storage == nullptr` only sets
+/// `temp_storage_bytes` (at least 1). Asynchronous on `stream`; graph-capturable.
+template <class Shape = detail::use_default_shape, class InputIt, class OutputIt, class T, class Op>
+[[nodiscard]] cudaError_t exclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
+                                         OutputIt d_out, std::size_t n, T init, Op op, cudaStream_t stream = 0) {
+  const bool size_query = d_temp_storage == nullptr;
+  const cudaError_t e =
+      detail::scan<T, Shape>(d_temp_storage, temp_storage_bytes, size_query, d_in, d_out, n, init, op, stream);
+  // Never report zero bytes: a null workspace means "size query".
+  if (e == cudaSuccess && size_query && temp_storage_bytes == 0) temp_storage_bytes = 1;
+  return e;
+}
+
+/// `exclusive_scan` with its workspace taken stream-ordered (cudaMallocAsync / cudaFreeAsync).
+template <class Shape = detail::use_default_shape, class InputIt, class OutputIt, class T, class Op>
+[[nodiscard]] cudaError_t exclusive_scan(InputIt d_in, OutputIt d_out, std::size_t n, T init, Op op,
+                                         cudaStream_t stream = 0) {
+  if (!detail::scan_arguments_valid(d_in, d_out, n)) return cudaErrorInvalidValue;
+  return detail::with_stream_ordered_workspace(stream, [&](void* temp, std::size_t& bytes, bool size_query) {
+    return detail::scan<T, Shape>(temp, bytes, size_query, d_in, d_out, n, init, op, stream);
+  });
+}
+
+/// d_out[i] = d_in[0] op ... op d_in[i], for i < n, accumulated in the input's value type, in
+/// order (`op` associative, not necessarily commutative). In place is fine. Workspace form as
+/// for `exclusive_scan`.
+template <class Shape = detail::use_default_shape, class InputIt, class OutputIt, class Op>
+[[nodiscard]] cudaError_t inclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
+                                         OutputIt d_out, std::size_t n, Op op, cudaStream_t stream = 0) {
+  using acc_t = std::remove_cv_t<detail::iterator_value_t<InputIt>>;
+  const bool size_query = d_temp_storage == nullptr;
+  const cudaError_t e = detail::scan<acc_t, Shape>(d_temp_storage, temp_storage_bytes, size_query, d_in, d_out, n,
+                                                   detail::no_init{}, op, stream);
+  if (e == cudaSuccess && size_query && temp_storage_bytes == 0) temp_storage_bytes = 1;
+  return e;
+}
+
+/// `inclusive_scan` with its workspace taken stream-ordered.
+template <class Shape = detail::use_default_shape, class InputIt, class OutputIt, class Op>
+[[nodiscard]] cudaError_t inclusive_scan(InputIt d_in, OutputIt d_out, std::size_t n, Op op, cudaStream_t stream = 0) {
+  using acc_t = std::remove_cv_t<detail::iterator_value_t<InputIt>>;
+  if (!detail::scan_arguments_valid(d_in, d_out, n)) return cudaErrorInvalidValue;
+  return detail::with_stream_ordered_workspace(stream, [&](void* temp, std::size_t& bytes, bool size_query) {
+    return detail::scan<acc_t, Shape>(temp, bytes, size_query, d_in, d_out, n, detail::no_init{}, op, stream);
+  });
+}
+
+/// `exclusive_scan(..., T{}, plus{})`, accumulated in the output's type `T` when `d_out` is a raw
+/// pointer (as gpuprim::sum), else in the input's value type.
+template <class Shape = detail::use_default_shape, class InputIt, class OutputIt>
+[[nodiscard]] cudaError_t exclusive_sum(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
+                                        OutputIt d_out, std::size_t n, cudaStream_t stream = 0) {
+  using acc_t = detail::sum_accumulator_t<InputIt, OutputIt>;
+  return exclusive_scan<Shape>(d_temp_storage, temp_storage_bytes, d_in, d_out, n, acc_t{}, plus{}, stream);
+}
+
+/// `exclusive_sum` with its workspace taken stream-ordered.
+template <class Shape = detail::use_default_shape, class InputIt, class OutputIt>
+[[nodiscard]] cudaError_t exclusive_sum(InputIt d_in, OutputIt d_out, std::size_t n, cudaStream_t stream = 0) {
+  using acc_t = detail::sum_accumulator_t<InputIt, OutputIt>;
+  return exclusive_scan<Shape>(d_in, d_out, n, acc_t{}, plus{}, stream);
+}
+
+/// Inclusive scan with `plus`, accumulated in the output's type when `d_out` is a raw pointer,
+/// else in the input's value type.
+template <class Shape = detail::use_default_shape, class InputIt, class OutputIt>
+[[nodiscard]] cudaError_t inclusive_sum(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
+                                        OutputIt d_out, std::size_t n, cudaStream_t stream = 0) {
+  using acc_t = detail::sum_accumulator_t<InputIt, OutputIt>;
+  const bool size_query = d_temp_storage == nullptr;
+  const cudaError_t e = detail::scan<acc_t, Shape>(d_temp_storage, temp_storage_bytes, size_query, d_in, d_out, n,
+                                                   detail::no_init{}, plus{}, stream);
+  if (e == cudaSuccess && size_query && temp_storage_bytes == 0) temp_storage_bytes = 1;
+  return e;
+}
+
+/// `inclusive_sum` with its workspace taken stream-ordered.
+template <class Shape = detail::use_default_shape, class InputIt, class OutputIt>
+[[nodiscard]] cudaError_t inclusive_sum(InputIt d_in, OutputIt d_out, std::size_t n, cudaStream_t stream = 0) {
+  using acc_t = detail::sum_accumulator_t<InputIt, OutputIt>;
+  if (!detail::scan_arguments_valid(d_in, d_out, n)) return cudaErrorInvalidValue;
+  return detail::with_stream_ordered_workspace(stream, [&](void* temp, std::size_t& bytes, bool size_query) {
+    return detail::scan<acc_t, Shape>(temp, bytes, size_query, d_in, d_out, n, detail::no_init{}, plus{}, stream);
+  });
+}
+
+GPUPRIM_NAMESPACE_END

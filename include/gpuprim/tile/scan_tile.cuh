@@ -1,0 +1,284 @@
+// One block's tile of a device-wide scan (Merrill & Garland 2016): load it coalesced (16-byte
+// vectors from raw pointers), scan it in the block, look back for its prefix, store it coalesced
+// (16-byte vectors to aligned raw pointers). The look-back itself is in detail/lookback.cuh.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include <cuda_runtime.h>
+
+#include "../block/block_exchange.cuh"
+#include "../block/block_scan.cuh"
+#include "../detail/config.cuh"
+#include "../detail/item_source.cuh"
+#include "../detail/launch.cuh"
+#include "../detail/lookback.cuh"
+#include "../detail/shuffle.cuh"
+#include "../warp/warp_scan.cuh"
+
+GPUPRIM_NAMESPACE_BEGIN
+namespace detail {
+
+/// The init of an inclusive scan: there is none.
+struct no_init {};
+
+/// Everything the tiles of one device scan share: the kernel's parameter. Tiles cover items
+/// [head, n) in order; the `head` items before them (fewer than one 16-byte vector) are peeled
+/// off so that every tile of a raw pointer starts 16-byte aligned, and tile 0 scans them first.
+template <class InputIt, class OutputIt, class AccT, class InitT, class Op>
+struct scan_params {
+  using input_iterator = InputIt;
+  using output_iterator = OutputIt;
+  using acc_type = AccT;
+  using init_type = InitT;  // no_init: an inclusive scan
+  using op_type = Op;
+  using states_type = tile_states_t<AccT>;
+
+  InputIt in;
+  OutputIt out;
+  std::size_t n;
+  int head;           // items before tile 0, in [0, 16)
+  unsigned tiles;     // ceil((n - head) / tile_items); 0 when the head is everything
+  bool vector_store;  // out + head is 16-byte aligned (only read when the tile can store vectors)
+  InitT init;
+  Op op;
+  states_type states;  // read and written only when tiles > 1
+};
+
+/// Scans tile `blockIdx.x` of a device scan with one block of `Shape::block_threads` threads.
+template <class Shape, class Params>
+class scan_tile {
+  using InputIt = typename Params::input_iterator;
+  using OutputIt = typename Params::output_iterator;
+  using AccT = typename Params::acc_type;
+  using Op = typename Params::op_type;
+  using states_t = typename Params::states_type;
+
+  static constexpr int block_threads = Shape::block_threads;
+  static constexpr int items_per_thread = Shape::items_per_thread;
+  static constexpr int tile_items = block_threads * items_per_thread;
+  static constexpr int warp_items = 32 * items_per_thread;
+  static constexpr bool inclusive = std::is_same_v<typename Params::init_type, no_init>;
+
+  using input_t = std::remove_cv_t<iterator_value_t<InputIt>>;
+  // Raw pointer outputs are written in their own type; other output iterators get AccT.
+  using output_t = std::conditional_t<std::is_pointer_v<OutputIt>, std::remove_pointer_t<OutputIt>, AccT>;
+  static_assert(!std::is_const_v<output_t>, "the scan's output must be writable");
+  static constexpr int in_vector = vector_items_v<input_t>;
+  static constexpr int out_vector = vector_items_v<output_t>;
+
+  using block_scan_t = block_scan<AccT, block_threads>;
+  using load_exchange_t = block_exchange<input_t, block_threads, items_per_thread>;
+  using store_exchange_t = block_exchange<output_t, block_threads, items_per_thread>;
+
+ public:
+  /// Loads are 16-byte vectors from raw pointers whose type tiles 16 bytes; stores likewise, when
+  /// `out + head` is 16-byte aligned too. The host peels the head for whichever side has vectors.
+  static constexpr bool vector_loads = std::is_pointer_v<InputIt> && in_vector > 1 && items_per_thread % in_vector == 0;
+  static constexpr bool vector_stores = std::is_pointer_v<OutputIt> && out_vector > 1 && items_per_thread % out_vector == 0;
+  static constexpr int load_granule = vector_loads ? in_vector : 1;
+
+  struct temp_storage {
+    union {
+      typename load_exchange_t::temp_storage load;
+      typename store_exchange_t::temp_storage store;
+    } exchange;
+    typename block_scan_t::temp_storage scan;
+  };
+
+  GPUPRIM_DEVICE scan_tile(temp_storage& storage, const Params& params) : storage_(storage), p_(params) {}
+
+  /// The tile's story: load, scan with the prefix found by looking back, store.
+  GPUPRIM_DEVICE void process(unsigned tile) {
+    if (tile >= p_.tiles) {  // only when the head is the whole input (one block, no tile)
+      if (threadIdx.x < 32) scan_head();
+      return;
+    }
+    const std::size_t base = std::size_t(p_.head) + std::size_t(tile) * tile_items;
+    const std::size_t rest = p_.n - base;
+    const int valid = rest < std::size_t(tile_items) ? int(rest) : tile_items;
+
+    AccT items[items_per_thread];
+    load(base, valid, items);
+    scan(tile, items);
+    __syncthreads();  // every warp has read the load exchange, which the store exchange overwrites
+    store(base, valid, items);
+  }
+
+ private:
+  // ---- load: warp-striped (vectors or items), then blocked through shared memory -------------
+
+  GPUPRIM_DEVICE void load(std::size_t base, int valid, AccT (&items)[items_per_thread]) {
+    input_t raw[items_per_thread];
+    load_warp_striped(base, valid, raw);
+    load_exchange_t(storage_.exchange.load).template warp_striped_to_blocked<load_granule>(raw, raw);
+#pragma unroll
+    for (int i = 0; i < items_per_thread; ++i) items[i] = static_cast<AccT>(raw[i]);
+  }
+
+  // raw[j * G + e] = tile item first + (j * 32 + lane) * G + e: each warp reads its 32 * N
+  // consecutive items, the lanes of each load side by side (coalesced).
+  GPUPRIM_DEVICE void load_warp_striped(std::size_t base, int valid, input_t (&raw)[items_per_thread]) const {
+    constexpr int G = load_granule;
+    const int lane = static_cast<int>(threadIdx.x) % 32;
+    const int first = static_cast<int>(threadIdx.x) / 32 * warp_items;
+    if constexpr (vector_loads) {
+      if (valid == tile_items) {
+        const uint4* vectors = reinterpret_cast<const uint4*>(p_.in + base + first);  // 16-byte aligned
+#pragma unroll
+        for (int j = 0; j < items_per_thread / G; ++j) {
+          const uint4 v = vectors[j * 32 + lane];
+          std::memcpy(&raw[j * G], &v, sizeof(v));
+        }
+        return;
+      }
+    }
+    if (valid == tile_items) {
+#pragma unroll
+      for (int j = 0; j < items_per_thread / G; ++j) {
+#pragma unroll
+        for (int e = 0; e < G; ++e) raw[j * G + e] = p_.in[base + first + (j * 32 + lane) * G + e];
+      }
+      return;
+    }
+    // The last tile: items past the end copy the tile's first item; no valid result depends on
+    // them, since they follow every valid item.
+    const input_t filler = p_.in[base];
+#pragma unroll
+    for (int j = 0; j < items_per_thread / G; ++j) {
+#pragma unroll
+      for (int e = 0; e < G; ++e) {
+        const int k = first + (j * 32 + lane) * G + e;
+        raw[j * G + e] = k < valid ? static_cast<input_t>(p_.in[base + k]) : filler;
+      }
+    }
+  }
+
+  // ---- scan: the block scan, with the tile's prefix from its callback -------------------------
+
+  GPUPRIM_DEVICE void scan(unsigned tile, AccT (&items)[items_per_thread]) {
+    block_scan_t block(storage_.scan);
+    if constexpr (inclusive) {
+      if (tile == 0 && p_.head == 0) {
+        // Nothing comes before: the tile's aggregate is its inclusive prefix.
+        AccT aggregate;
+        block.inclusive_scan(items, items, p_.op, aggregate);
+        if (threadIdx.x == 0 && p_.tiles > 1) {
+          wait_for_previous_grid();  // the tile states were reset by the kernel before this one
+          p_.states.publish(0, status_prefix, aggregate);
+        }
+        return;
+      }
+    }
+    // Tile 0's prefix (init, then the head) is known to warp 0, which runs the callback.
+    AccT first_prefix = items[0];  // a placeholder elsewhere
+    if (tile == 0 && threadIdx.x < 32) first_prefix = first_tile_prefix();
+    tile_prefix_op prefix_op{p_, tile, first_prefix};
+    if constexpr (inclusive) {
+      block.inclusive_scan(items, items, p_.op, prefix_op);
+    } else {
+      block.exclusive_scan(items, items, p_.op, prefix_op);
+    }
+  }
+
+  /// block_scan prefix callback: tile 0 publishes its inclusive prefix right away; later tiles
+  /// look back (detail/lookback.cuh).
+  struct tile_prefix_op {
+    const Params& p;
+    unsigned tile;
+    AccT first_prefix;
+
+    GPUPRIM_DEVICE AccT operator()(const AccT& aggregate) const {
+      if (tile > 0) return lookback_prefix_op<states_t, AccT, Op>{p.states, tile, p.op}(aggregate);
+      if (lane_id() == 0 && p.tiles > 1) {
+        wait_for_previous_grid();  // the tile states were reset by the kernel before this one
+        p.states.publish(0, status_prefix, static_cast<AccT>(p.op(first_prefix, aggregate)));
+      }
+      return first_prefix;
+    }
+  };
+
+  // Warp 0 of tile 0: the prefix of the first tile, in every lane.
+  GPUPRIM_DEVICE AccT first_tile_prefix() {
+    if constexpr (inclusive) {
+      return scan_head();  // head > 0 here
+    } else {
+      return p_.head > 0 ? scan_head() : static_cast<AccT>(p_.init);
+    }
+  }
+
+  // Warp 0 scans and stores the head (one item per lane) and returns, in every lane, the prefix
+  // that follows it: init op head (exclusive) or the head's reduction (inclusive).
+  GPUPRIM_DEVICE AccT scan_head() {
+    const int lane = static_cast<int>(threadIdx.x);
+    const int head = p_.head;
+    // Lanes past the head duplicate item 0; they follow the head, so no head result sees them.
+    const AccT x = static_cast<AccT>(p_.in[lane < head ? lane : 0]);
+    AccT through_lane;
+    warp_scan<AccT>{}.inclusive_scan(x, through_lane, p_.op);
+    const AccT through_head = shfl_idx(through_lane, head - 1);
+    const AccT before_lane = shfl_up(through_lane, 1);
+    __syncwarp();  // in place: every lane has read its item before any output is written
+    if constexpr (inclusive) {
+      if (lane < head) write(lane, through_lane);
+      return through_head;
+    } else {
+      const AccT init = static_cast<AccT>(p_.init);
+      if (lane < head) write(lane, lane == 0 ? init : static_cast<AccT>(p_.op(init, before_lane)));
+      return static_cast<AccT>(p_.op(init, through_head));
+    }
+  }
+
+  // ---- store: blocked to warp-striped through shared memory, then coalesced stores ------------
+
+  GPUPRIM_DEVICE void store(std::size_t base, int valid, const AccT (&items)[items_per_thread]) {
+    output_t values[items_per_thread];
+#pragma unroll
+    for (int i = 0; i < items_per_thread; ++i) values[i] = static_cast<output_t>(items[i]);
+    if constexpr (vector_stores) {
+      if (p_.vector_store) {
+        store_warp_striped<out_vector>(base, valid, values);
+        return;
+      }
+    }
+    store_warp_striped<1>(base, valid, values);
+  }
+
+  template <int G>
+  GPUPRIM_DEVICE void store_warp_striped(std::size_t base, int valid, output_t (&values)[items_per_thread]) {
+    store_exchange_t(storage_.exchange.store).template blocked_to_warp_striped<G>(values, values);
+    const int lane = static_cast<int>(threadIdx.x) % 32;
+    const int first = static_cast<int>(threadIdx.x) / 32 * warp_items;
+    if constexpr (G > 1) {
+      if (valid == tile_items) {
+        uint4* vectors = reinterpret_cast<uint4*>(p_.out + base + first);  // 16-byte aligned
+#pragma unroll
+        for (int j = 0; j < items_per_thread / G; ++j) {
+          uint4 v;
+          std::memcpy(&v, &values[j * G], sizeof(v));
+          vectors[j * 32 + lane] = v;
+        }
+        return;
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < items_per_thread / G; ++j) {
+#pragma unroll
+      for (int e = 0; e < G; ++e) {
+        const int k = first + (j * 32 + lane) * G + e;
+        if (valid == tile_items || k < valid) p_.out[base + k] = values[j * G + e];
+      }
+    }
+  }
+
+  GPUPRIM_DEVICE void write(std::size_t index, const AccT& value) const { p_.out[index] = static_cast<output_t>(value); }
+
+  temp_storage& storage_;
+  const Params p_;
+};
+
+}  // namespace detail
+GPUPRIM_NAMESPACE_END
