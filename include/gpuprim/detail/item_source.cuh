@@ -32,7 +32,7 @@ struct iterator_source {
   std::size_t vectors;
 
   GPUPRIM_DEVICE void load(std::size_t v, item_type (&items)[1]) const { items[0] = in[v]; }
-  GPUPRIM_DEVICE int loose_items() const { return 0; }
+  GPUPRIM_HOST_DEVICE int loose_items() const { return 0; }
   GPUPRIM_DEVICE item_type loose_item(int) const { return in[0]; }  // never called: no loose items
 };
 
@@ -61,7 +61,7 @@ struct vector_source {
     const int4 raw = __ldg(reinterpret_cast<const int4*>(in + head) + v);
     std::memcpy(items, &raw, sizeof(raw));
   }
-  GPUPRIM_DEVICE int loose_items() const { return head + tail; }
+  GPUPRIM_HOST_DEVICE int loose_items() const { return head + tail; }
   GPUPRIM_DEVICE T loose_item(int i) const {
     return i < head ? in[i] : in[head + vectors * vector_items + (i - head)];
   }

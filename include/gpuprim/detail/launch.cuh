@@ -13,21 +13,34 @@
 GPUPRIM_NAMESPACE_BEGIN
 namespace detail {
 
-/// What a dispatch needs to know about the current device; read on every call (cheap: the
-/// runtime caches device attributes).
+/// What a dispatch needs to know about the current device.
 struct device_facts {
   int ordinal = 0;
   int sm_count = 0;
   int cc_major = 0;
 };
 
+/// The current device's facts: one runtime call, the rest cached per device (they never change),
+/// since host time spent here is GPU idle time for small inputs.
 [[nodiscard]] inline cudaError_t current_device_facts(device_facts& facts) {
+  constexpr int cached_devices = 64;
+  static std::atomic<int> cache[cached_devices] = {};  // sm_count << 8 | cc_major, 0 = unknown
   cudaError_t e = cudaGetDevice(&facts.ordinal);
   if (e != cudaSuccess) return e;
   const int device = facts.ordinal;
+  const bool cacheable = device >= 0 && device < cached_devices;
+  const int packed = cacheable ? cache[device].load(std::memory_order_relaxed) : 0;
+  if (packed != 0) {
+    facts.sm_count = packed >> 8;
+    facts.cc_major = packed & 0xff;
+    return cudaSuccess;
+  }
   e = cudaDeviceGetAttribute(&facts.sm_count, cudaDevAttrMultiProcessorCount, device);
   if (e != cudaSuccess) return e;
-  return cudaDeviceGetAttribute(&facts.cc_major, cudaDevAttrComputeCapabilityMajor, device);
+  e = cudaDeviceGetAttribute(&facts.cc_major, cudaDevAttrComputeCapabilityMajor, device);
+  if (e != cudaSuccess) return e;
+  if (cacheable) cache[device].store(facts.sm_count << 8 | (facts.cc_major & 0xff), std::memory_order_relaxed);
+  return cudaSuccess;
 }
 
 /// Checks a launch's outcome; with GPUPRIM_DEBUG_SYNC also waits for the stream (unless it is

@@ -27,24 +27,34 @@
 GPUPRIM_NAMESPACE_BEGIN
 namespace detail {
 
-/// What a device reduce of `n` items launches, and the workspace it needs (one partial per
-/// block when there are several blocks).
+/// A device reduce's launch: `grid` blocks of `Tile`, block `b` taking full tiles `b, b + grid,
+/// ...` (grid-stride, so the whole grid streams through memory together) and block
+/// `full_tiles % grid` also the remainder. Every block gets at least one tile or the remainder.
 struct reduce_plan {
   unsigned grid = 1;
-  workspace_layout<1> layout;
+  std::size_t full_tiles = 0;
 };
 
-/// Plan for `n` items with at most `max_grid` blocks; depends only on these and the types, so
-/// the size query and the launch agree.
-template <class Shape, class AccT>
-reduce_plan make_reduce_plan(std::size_t n, int vector_items, std::size_t max_grid) {
-  const int vectors_per_thread = Shape::items_per_thread / vector_items > 0 ? Shape::items_per_thread / vector_items : 1;
-  const std::size_t tile_items = std::size_t(Shape::block_threads) * vectors_per_thread * vector_items;
-  const std::size_t tiles = (n + tile_items - 1) / tile_items;
+template <class Tile, class Source>
+reduce_plan make_reduce_plan(const Source& source, std::size_t max_grid) {
   reduce_plan plan;
-  plan.grid = static_cast<unsigned>(tiles < 1 ? 1 : tiles < max_grid ? tiles : (max_grid < 1 ? 1 : max_grid));
-  if (plan.grid > 1) plan.layout.part_bytes[0] = plan.grid * sizeof(AccT);
+  plan.full_tiles = source.vectors / Tile::tile_vectors;
+  const bool remainder = source.vectors % Tile::tile_vectors != 0 || source.loose_items() != 0;
+  const std::size_t units = plan.full_tiles + (remainder ? 1 : 0);
+  plan.grid = static_cast<unsigned>(units < 1 ? 1 : units < max_grid ? units : (max_grid < 1 ? 1 : max_grid));
   return plan;
+}
+
+/// The workspace for `n` items: one partial per block, for the largest grid any alignment of
+/// the input can give (so a size query is valid for any input pointer), or none for one block.
+template <class Tile, class AccT>
+workspace_layout<1> reduce_workspace(std::size_t n, std::size_t max_grid) {
+  const std::size_t tile_items = Tile::tile_vectors * Tile::vector_items;
+  const std::size_t units = n / tile_items + 2;  // full tiles, plus remainder and loose items
+  const std::size_t grid = units < max_grid ? units : max_grid;
+  workspace_layout<1> layout;
+  if (n > tile_items && grid > 1) layout.part_bytes[0] = grid * sizeof(AccT);
+  return layout;
 }
 
 /// Reads a value another block wrote in this kernel, from L2 (bypassing a possibly stale L1).
@@ -68,10 +78,10 @@ GPUPRIM_DEVICE T load_from_l2(const T* p) {
 }
 
 /// Launched cooperatively whenever `gridDim.x > 1` (the grid-wide barrier needs every block
-/// resident); `partials` holds one accumulator per block.
+/// resident); `partials` holds one accumulator per block. See `reduce_plan` for who reads what.
 template <class Shape, class Source, class AccT, class OutputIt, class Op>
 __global__ void __launch_bounds__(Shape::block_threads)
-    reduce_kernel(Source source, AccT* partials, OutputIt out, AccT init, Op op) {
+    reduce_kernel(Source source, std::size_t full_tiles, AccT* partials, OutputIt out, AccT init, Op op) {
   using tile_t = reduce_tile<Shape, Source, AccT, Op>;
   using block_reduce_t = block_reduce<AccT, Shape::block_threads>;
   __shared__ union {
@@ -79,17 +89,11 @@ __global__ void __launch_bounds__(Shape::block_threads)
     typename block_reduce_t::temp_storage partials;
   } storage;
 
-  // An even share of the vectors per block (never empty: the plan gives every block at least
-  // half a tile); the last block also takes the loose items.
   const unsigned grid = gridDim.x;
   const unsigned block = blockIdx.x;
-  const std::size_t share = source.vectors / grid;
-  const std::size_t spare = source.vectors % grid;
-  const std::size_t begin = block * share + (block < spare ? block : spare);
-  const std::size_t end = begin + share + (block < spare ? 1 : 0);
-
   AccT aggregate;
-  const bool any = tile_t(storage.tile, source, op).reduce_range(begin, end, block == grid - 1, aggregate);
+  const bool any = tile_t(storage.tile, source, op)
+                       .reduce_tiles(block, grid, full_tiles, block == full_tiles % grid, aggregate);
   if (grid == 1) {
     if (threadIdx.x == 0) *out = any ? static_cast<AccT>(op(init, aggregate)) : init;
     return;
@@ -143,22 +147,24 @@ cudaError_t reduce(void* temp, std::size_t& temp_bytes, bool size_query, InputIt
   if (e != cudaSuccess) return e;
   const auto source = make_item_source(in, n);
   using source_t = std::remove_const_t<decltype(source)>;
+  using tile_t = reduce_tile<shape_t, source_t, AccT, Op>;
   auto* kernel = reduce_kernel<shape_t, source_t, AccT, OutputIt, Op>;
   int resident = 0;
   e = resident_blocks_per_sm(kernel, shape_t::block_threads, device.ordinal, resident);
   if (e != cudaSuccess) return e;
-  const int blocks_per_sm = resident < reduce_blocks_per_sm ? resident : reduce_blocks_per_sm;
-  const reduce_plan plan =
-      make_reduce_plan<shape_t, AccT>(n, source_t::vector_items, std::size_t(device.sm_count) * blocks_per_sm);
+  const std::size_t max_grid =
+      std::size_t(device.sm_count) * (resident < reduce_blocks_per_sm ? resident : reduce_blocks_per_sm);
+  const workspace_layout<1> layout = reduce_workspace<tile_t, AccT>(n, max_grid);
   if (size_query) {
-    temp_bytes = plan.layout.bytes();
+    temp_bytes = layout.bytes();
     return cudaSuccess;
   }
   void* partials[1];
-  e = plan.layout.carve(temp, temp_bytes, partials);
+  e = layout.carve(temp, temp_bytes, partials);
   if (e != cudaSuccess) return e;
+  const reduce_plan plan = make_reduce_plan<tile_t>(source, max_grid);
   return launch(kernel, plan.grid, shape_t::block_threads, stream,
-                plan.grid > 1 ? launch_mode::cooperative : launch_mode::plain, source,
+                plan.grid > 1 ? launch_mode::cooperative : launch_mode::plain, source, plan.full_tiles,
                 static_cast<AccT*>(partials[0]), out, init, op);
 }
 

@@ -40,8 +40,8 @@ template <class T>
 using reduce_default_shape = shape<256, vector_items_v<T> * 4>;
 inline constexpr int reduce_blocks_per_sm = 8;
 
-// Scan: 256 threads x 64 bytes of accumulators (16 items of 4 bytes, 8 of 8). Initial choice, not yet measured (H100, bench_scan, pending); see docs/scan.md.
-template <class T> using scan_default_shape = shape<256, (sizeof(T) <= 4 ? 16 : sizeof(T) >= 64 ? 1 : int(64 / sizeof(T)))>;
+// Scan: 256 threads x 16 items of <= 4 bytes, 12 of 8 bytes, else 64 bytes. Not yet measured; bench_scan sweeps exclusive_sum_shape/... (H200, pending); see docs/scan.md.
+template <class T> using scan_default_shape = shape<256, (sizeof(T) <= 4 ? 16 : sizeof(T) == 8 ? 12 : sizeof(T) >= 64 ? 1 : int(64 / sizeof(T)))>;
 
 }  // namespace detail
 GPUPRIM_NAMESPACE_END

@@ -10,41 +10,45 @@
 GPUPRIM_NAMESPACE_BEGIN
 namespace detail {
 
-/// Reduces a range of an item source (detail/item_source.cuh) with one block of
-/// `Shape::block_threads` threads, converting items to the accumulator type `AccT`.
+/// Reduces tiles of an item source (detail/item_source.cuh) with one block of
+/// `Shape::block_threads` threads, converting items to the accumulator type `AccT`. A tile is
+/// `vectors_per_thread` vectors per thread, striped over the block so each load is coalesced.
 template <class Shape, class Source, class AccT, class Op>
 class reduce_tile {
   using item_type = typename Source::item_type;
   static constexpr int block_threads = Shape::block_threads;
-  static constexpr int vector_items = Source::vector_items;
-  static constexpr int vectors_per_thread =
-      Shape::items_per_thread / vector_items > 0 ? Shape::items_per_thread / vector_items : 1;
   using block_reduce_t = block_reduce<AccT, block_threads>;
 
  public:
+  static constexpr int vector_items = Source::vector_items;
+  static constexpr int vectors_per_thread =
+      Shape::items_per_thread / vector_items > 0 ? Shape::items_per_thread / vector_items : 1;
   static constexpr std::size_t tile_vectors = std::size_t(block_threads) * vectors_per_thread;
   using temp_storage = typename block_reduce_t::temp_storage;
 
   GPUPRIM_DEVICE reduce_tile(temp_storage& storage, const Source& source, Op op)
       : storage_(storage), source_(source), op_(op) {}
 
-  /// Reduces vectors [begin, end) of the source, and its loose items when `with_loose_items`.
+  /// Reduces the full tiles `first_tile, first_tile + tile_stride, ...` below `full_tiles`, and
+  /// with `with_remainder` also the vectors past the last full tile and the loose items.
   /// Returns false in every thread when that is no item at all; otherwise true, with the
   /// reduction in `aggregate` of thread 0. Uses the temp storage once (one barrier).
-  GPUPRIM_DEVICE bool reduce_range(std::size_t begin, std::size_t end, bool with_loose_items, AccT& aggregate) {
+  GPUPRIM_DEVICE bool reduce_tiles(std::size_t first_tile, std::size_t tile_stride, std::size_t full_tiles,
+                                   bool with_remainder, AccT& aggregate) {
     AccT acc;
     bool have = false;  // whether this thread holds a value in `acc`
     int valid_threads = 0;
-    std::size_t v = begin;
-    if (end - v >= tile_vectors) {
+    std::size_t t = first_tile;
+    if (t < full_tiles) {
       // Full tiles: no bounds checks, all loads of a tile issued before the first add.
-      fold_full_tile<true>(v, acc);
-      for (v += tile_vectors; end - v >= tile_vectors; v += tile_vectors) fold_full_tile<false>(v, acc);
+      fold_full_tile<true>(t * tile_vectors, acc);
+      for (t += tile_stride; t < full_tiles; t += tile_stride) fold_full_tile<false>(t * tile_vectors, acc);
       have = true;
       valid_threads = block_threads;
     }
-    const std::size_t rest = end - v;
-    if (rest > 0) {
+    if (with_remainder) {
+      const std::size_t v = full_tiles * tile_vectors;
+      const std::size_t rest = source_.vectors - v;  // fewer than a tile
 #pragma unroll
       for (int i = 0; i < vectors_per_thread; ++i) {
         const std::size_t index = std::size_t(i) * block_threads + threadIdx.x;
@@ -56,9 +60,7 @@ class reduce_tile {
         }
       }
       valid_threads = max_int(valid_threads, rest < block_threads ? int(rest) : block_threads);
-    }
-    if (with_loose_items) {
-      // Fewer than two vectors' worth: at most one item per thread.
+      // Fewer than two vectors' worth of loose items: at most one per thread.
       const int loose = source_.loose_items();
       if (int(threadIdx.x) < loose) fold(acc, have, source_.loose_item(threadIdx.x));
       valid_threads = max_int(valid_threads, loose);
