@@ -2,7 +2,8 @@
 // f64, and an inclusive max-scan of i32 beside cub::DeviceScan::InclusiveScan, at 2^10..2^28
 // (2^30 for the i32 exclusive sum where memory allows). Bytes counted: read + write.
 //
-// Names: "exclusive_sum/<type>/<gpuprim|cub>/<n>", "inclusive_max/i32/<gpuprim|cub>/<n>".
+// Names: "exclusive_sum/<type>/<gpuprim|cub>/<n>", "inclusive_max/i32/<gpuprim|cub>/<n>", and the
+// shape sweep "exclusive_sum_shape/<i32|f64>/gpuprim_<threads>x<items>/<2^20|2^24|2^28>".
 // Run:   bench_scan --benchmark_format=json --benchmark_out=scan.json
 //        [--benchmark_repetitions=5 --benchmark_report_aggregates_only=true]
 #include "bench_common.cuh"
@@ -38,17 +39,17 @@ struct type_name<double> {
 
 const char* kind_name(scan_kind k) { return k == scan_kind::exclusive_sum ? "exclusive_sum" : "inclusive_max"; }
 
-template <scan_kind K, impl I, class T>
+template <scan_kind K, impl I, class T, class Shape = gpuprim::detail::use_default_shape>
 cudaError_t device_scan(void* d_temp, std::size_t& bytes, const T* d_in, T* d_out, std::size_t n, cudaStream_t s) {
   if constexpr (K == scan_kind::exclusive_sum) {
     if constexpr (I == impl::gpuprim) {
-      return gpuprim::exclusive_sum(d_temp, bytes, d_in, d_out, n, s);
+      return gpuprim::exclusive_sum<Shape>(d_temp, bytes, d_in, d_out, n, s);
     } else {
       return cub::DeviceScan::ExclusiveSum(d_temp, bytes, d_in, d_out, n, s);
     }
   } else {
     if constexpr (I == impl::gpuprim) {
-      return gpuprim::inclusive_scan(d_temp, bytes, d_in, d_out, n, gpuprim::maximum{}, s);
+      return gpuprim::inclusive_scan<Shape>(d_temp, bytes, d_in, d_out, n, gpuprim::maximum{}, s);
     } else {
       return cub::DeviceScan::InclusiveScan(d_temp, bytes, d_in, d_out, cuda::maximum<>{}, n, s);
     }
@@ -109,7 +110,7 @@ bool check_result(benchmark::State& state, const T* d_out, std::size_t n, const 
   return true;
 }
 
-template <scan_kind K, class T, impl I>
+template <scan_kind K, class T, impl I, class Shape = gpuprim::detail::use_default_shape>
 void bm_scan(benchmark::State& state, std::size_t n) {
   cuda_env env;
   if (!env.init(state)) return;
@@ -121,13 +122,13 @@ void bm_scan(benchmark::State& state, std::size_t n) {
   device_buffer out, temp;
   GPUPRIM_BENCH_CHECK(state, out.allocate(n * sizeof(T)));
   std::size_t temp_bytes = 0;
-  GPUPRIM_BENCH_CHECK(state, (device_scan<K, I, T>(nullptr, temp_bytes, pool.copy(0), out.get<T>(), n, s)));
+  GPUPRIM_BENCH_CHECK(state, (device_scan<K, I, T, Shape>(nullptr, temp_bytes, pool.copy(0), out.get<T>(), n, s)));
   GPUPRIM_BENCH_CHECK(state, temp.allocate(temp_bytes));
   T* d_out = out.get<T>();
   void* d_temp = temp.get();
   auto run = [&](std::size_t i) {
     std::size_t bytes = temp_bytes;
-    return device_scan<K, I, T>(d_temp, bytes, pool.copy(i), d_out, n, s);
+    return device_scan<K, I, T, Shape>(d_temp, bytes, pool.copy(i), d_out, n, s);
   };
 
   // Untimed check on copy 0 against a poisoned output; it doubles as the warm-up.
@@ -153,6 +154,38 @@ void add_scans(int max_log2) {
   }
 }
 
+/// One sweep point: exclusive_sum of T with shape<Threads, Items> at 2^20, 2^24 and 2^28, as
+/// "exclusive_sum_shape/<type>/gpuprim_<threads>x<items>/<n>" (CUB: the plain exclusive_sum rows).
+template <class T, int Threads, int Items>
+void add_shape() {
+  using shape_t = gpuprim::shape<Threads, Items>;
+  for (int e : {20, 24, 28}) {
+    const std::size_t n = std::size_t{1} << e;
+    const std::string name = std::string("exclusive_sum_shape/") + type_name<T>::value + "/gpuprim_" +
+                             std::to_string(Threads) + "x" + std::to_string(Items) + "/" + std::to_string(n);
+    add(name, [n](benchmark::State& st) { bm_scan<scan_kind::exclusive_sum, T, impl::gpuprim, shape_t>(st, n); });
+  }
+}
+
+/// The scan shapes to compare (the default shape is in the plain rows): CUB's sm_90 tunings
+/// (i32 128x24, f64 224x24) and neighbours, for the lead to pick detail::scan_default_shape.
+void add_shape_sweep() {
+  add_shape<int, 128, 24>();
+  add_shape<int, 256, 16>();
+  add_shape<int, 256, 24>();
+  add_shape<int, 256, 32>();
+  add_shape<int, 384, 16>();
+  add_shape<int, 512, 12>();
+  add_shape<int, 512, 16>();
+  add_shape<double, 128, 12>();
+  add_shape<double, 128, 24>();
+  add_shape<double, 224, 24>();
+  add_shape<double, 256, 8>();
+  add_shape<double, 256, 12>();
+  add_shape<double, 256, 16>();
+  add_shape<double, 384, 8>();
+}
+
 void register_all() {
   // 2^30 i32 (4 GiB in + 4 GiB out) is skipped with a message where memory does not allow it.
   add_scans<scan_kind::exclusive_sum, int>(30);
@@ -160,6 +193,7 @@ void register_all() {
   add_scans<scan_kind::exclusive_sum, long long>(28);
   add_scans<scan_kind::exclusive_sum, double>(28);
   add_scans<scan_kind::inclusive_max, int>(28);
+  add_shape_sweep();
 }
 
 }  // namespace

@@ -109,17 +109,6 @@ class block_exchange {
 #pragma unroll
     for (int j = 0; j < granules; ++j) put<GranuleItems>(first + j * 32 + lane, &in[j * GranuleItems]);
     __syncwarp();
-    blocked_again<GranuleItems>(out);
-  }
-
-  /// The blocked items of this thread from the last `warp_striped_to_blocked<GranuleItems>` call,
-  /// read again: valid while nothing has written the storage since. Lets a caller drop its items
-  /// from registers across a long wait (the look-back of a device scan) and fetch them afterwards.
-  template <int GranuleItems = 1>
-  GPUPRIM_DEVICE void blocked_again(T (&out)[ItemsPerThread]) const {
-    constexpr int granules = granules_per_thread<GranuleItems>;
-    const int first = warp_first_granule<GranuleItems>();
-    const int lane = static_cast<int>(threadIdx.x) % 32;
 #pragma unroll
     for (int j = 0; j < granules; ++j) get<GranuleItems>(first + lane * granules + j, &out[j * GranuleItems]);
   }

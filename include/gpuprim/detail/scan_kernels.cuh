@@ -48,9 +48,7 @@ scan_plan make_scan_plan(std::size_t n) {
   scan_plan plan;
   plan.max_tiles = n / Shape::tile_items + (n % Shape::tile_items != 0 ? 1 : 0);
   if (plan.max_tiles > 1 && plan.max_tiles <= scan_max_tiles) {
-    // Whole look-back groups: a window's first group may reach past the last tile.
-    plan.layout.part_bytes[scan_plan::status_part] =
-        padded_tiles<states_t>(plan.max_tiles) * states_t::status_bytes_per_tile;
+    plan.layout.part_bytes[scan_plan::status_part] = plan.max_tiles * states_t::status_bytes_per_tile;
     plan.layout.part_bytes[scan_plan::aggregates_part] = plan.max_tiles * states_t::value_bytes_per_tile;
     plan.layout.part_bytes[scan_plan::prefixes_part] = plan.max_tiles * states_t::value_bytes_per_tile;
   }
@@ -59,7 +57,7 @@ scan_plan make_scan_plan(std::size_t n) {
 
 template <class AccT>
 tile_states_t<AccT> make_tile_states(void* const (&parts)[3]) {
-  if constexpr (sizeof(AccT) <= 8) {  // packed_tile_states, wide_packed_tile_states
+  if constexpr (sizeof(AccT) <= 4) {
     return {static_cast<unsigned long long*>(parts[scan_plan::status_part])};
   } else {
     return {static_cast<unsigned*>(parts[scan_plan::status_part]), static_cast<AccT*>(parts[scan_plan::aggregates_part]),

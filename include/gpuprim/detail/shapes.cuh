@@ -40,8 +40,10 @@ template <class T>
 using reduce_default_shape = shape<256, vector_items_v<T> * 4>;
 inline constexpr int reduce_blocks_per_sm = 8;
 
-// Scan: 256 threads x 16 items of <= 4 bytes, 12 of 8 bytes, else 64 bytes. Not yet measured; bench_scan sweeps exclusive_sum_shape/... (H200, pending); see docs/scan.md.
-template <class T> using scan_default_shape = shape<256, (sizeof(T) <= 4 ? 16 : sizeof(T) == 8 ? 12 : sizeof(T) >= 64 ? 1 : int(64 / sizeof(T)))>;
+// Scan: 256 threads x 128 bytes of accumulators (32 items of 4 bytes, 16 of 8 bytes).
+// H200, bench_scan shape sweep, 2026-11-21: at 2^28, i32 256x32 790 us (256x16 864, 128x24 817),
+// f64 256x16 1932 us (256x8 2513, 224x24 1992).
+template <class T> using scan_default_shape = shape<256, (sizeof(T) <= 4 ? 32 : sizeof(T) >= 128 ? 1 : int(128 / sizeof(T)))>;
 
 }  // namespace detail
 GPUPRIM_NAMESPACE_END

@@ -177,26 +177,11 @@ class scan_tile {
     AccT first_prefix = items[0];  // a placeholder elsewhere
     if (tile == 0 && threadIdx.x < 32) first_prefix = first_tile_prefix();
     tile_prefix_op prefix_op{p_, tile, first_prefix};
-    // Only the thread's reduction crosses the look-back; the items are read again from the load
-    // exchange afterwards (it is intact until the store), so they hold no registers while warp 0
-    // waits: fewer registers, more resident blocks, more loads in flight.
-    const AccT partial = thread_reduce(items, p_.op);
-    AccT thread_prefix;
-    block.exclusive_scan(partial, thread_prefix, p_.op, prefix_op);
-    reload(items);
     if constexpr (inclusive) {
-      thread_inclusive_scan(items, items, thread_prefix, true, p_.op);
+      block.inclusive_scan(items, items, p_.op, prefix_op);
     } else {
-      thread_exclusive_scan(items, items, thread_prefix, true, p_.op);
+      block.exclusive_scan(items, items, p_.op, prefix_op);
     }
-  }
-
-  // The thread's blocked items again, from the load exchange (see `scan`).
-  GPUPRIM_DEVICE void reload(AccT (&items)[items_per_thread]) {
-    input_t raw[items_per_thread];
-    load_exchange_t(storage_.exchange.load).template blocked_again<load_granule>(raw);
-#pragma unroll
-    for (int i = 0; i < items_per_thread; ++i) items[i] = static_cast<AccT>(raw[i]);
   }
 
   /// block_scan prefix callback: tile 0 publishes its inclusive prefix right away; later tiles
