@@ -12,7 +12,6 @@
 #pragma once
 
 #include <cstddef>
-#include <cstring>
 #include <type_traits>
 
 #include <cooperative_groups.h>
@@ -20,6 +19,7 @@
 #include "../tile/reduce_tile.cuh"
 #include "config.cuh"
 #include "item_source.cuh"
+#include "l2_access.cuh"
 #include "launch.cuh"
 #include "shapes.cuh"
 #include "workspace.cuh"
@@ -57,26 +57,6 @@ workspace_layout<1> reduce_workspace(std::size_t n, std::size_t max_grid) {
   return layout;
 }
 
-/// Reads a value another block wrote in this kernel, from L2 (bypassing a possibly stale L1).
-template <class T>
-GPUPRIM_DEVICE T load_from_l2(const T* p) {
-  if constexpr (sizeof(T) % sizeof(unsigned) == 0 && alignof(T) >= alignof(unsigned)) {
-    unsigned words[sizeof(T) / sizeof(unsigned)];
-#pragma unroll
-    for (int i = 0; i < int(sizeof(T) / sizeof(unsigned)); ++i) words[i] = __ldcg(reinterpret_cast<const unsigned*>(p) + i);
-    T value;
-    std::memcpy(&value, words, sizeof(T));
-    return value;
-  } else {
-    unsigned char bytes[sizeof(T)];
-#pragma unroll
-    for (int i = 0; i < int(sizeof(T)); ++i) bytes[i] = static_cast<unsigned char>(__ldcg(reinterpret_cast<const char*>(p) + i));
-    T value;
-    std::memcpy(&value, bytes, sizeof(T));
-    return value;
-  }
-}
-
 /// Launched cooperatively whenever `gridDim.x > 1` (the grid-wide barrier needs every block
 /// resident); `partials` holds one accumulator per block. See `reduce_plan` for who reads what.
 template <class Shape, class Source, class AccT, class OutputIt, class Op>
@@ -108,7 +88,7 @@ __global__ void __launch_bounds__(Shape::block_threads)
   AccT acc;
   bool have = false;
   for (unsigned i = threadIdx.x; i < grid; i += Shape::block_threads) {
-    const AccT p = load_from_l2(partials + i);
+    const AccT p = l2_load(partials + i);
     acc = have ? static_cast<AccT>(op(acc, p)) : p;
     have = true;
   }
