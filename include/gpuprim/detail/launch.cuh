@@ -60,19 +60,38 @@ struct device_facts {
   return e;
 }
 
-/// How many blocks of `block_threads` threads of `kernel` fit on one SM of `device`. Queried
-/// once per kernel and device, then cached (the answer is a property of the compiled kernel).
-template <class... Params>
-[[nodiscard]] cudaError_t resident_blocks_per_sm(void (*kernel)(Params...), int block_threads, int device,
-                                                 int& blocks) {
+/// How many blocks of `block_threads` threads of `Kernel` (with `dynamic_smem` bytes of dynamic
+/// shared memory) fit on one SM of `device`. Queried once per kernel and device, then cached (the
+/// answer is a property of the compiled kernel). The cache is keyed on the kernel itself (a
+/// template argument), not on its signature: two kernels with the same parameters differ.
+template <auto Kernel>
+[[nodiscard]] cudaError_t resident_blocks_per_sm(int block_threads, int device, int& blocks,
+                                                 std::size_t dynamic_smem = 0) {
   constexpr int cached_devices = 64;
   static std::atomic<int> cache[cached_devices] = {};
   const bool cacheable = device >= 0 && device < cached_devices;
   blocks = cacheable ? cache[device].load(std::memory_order_relaxed) : 0;
   if (blocks > 0) return cudaSuccess;
-  const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block_threads, 0);
+  const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Kernel, block_threads, dynamic_smem);
   if (e != cudaSuccess) return e;
   if (cacheable) cache[device].store(blocks, std::memory_order_relaxed);
+  return cudaSuccess;
+}
+
+/// Lets `Kernel` take `bytes` of dynamic shared memory on `device` (needed above 48 KiB); the
+/// attribute is set once per kernel and device.
+template <auto Kernel>
+[[nodiscard]] cudaError_t allow_dynamic_smem(std::size_t bytes, int device) {
+  constexpr std::size_t default_limit = 48 * 1024;
+  if (bytes <= default_limit) return cudaSuccess;
+  constexpr int cached_devices = 64;
+  static std::atomic<bool> done[cached_devices] = {};
+  const bool cacheable = device >= 0 && device < cached_devices;
+  if (cacheable && done[device].load(std::memory_order_relaxed)) return cudaSuccess;
+  const cudaError_t e =
+      cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
+  if (e != cudaSuccess) return e;
+  if (cacheable) done[device].store(true, std::memory_order_relaxed);
   return cudaSuccess;
 }
 
@@ -86,14 +105,15 @@ enum class launch_mode {
   cooperative,
 };
 
-/// Launches `kernel<<<grid, block, 0, stream>>>(args...)` in the given mode.
+/// Launches `kernel<<<grid, block, dynamic_smem, stream>>>(args...)` in the given mode.
 template <class... Params, class... Args>
-[[nodiscard]] cudaError_t launch(void (*kernel)(Params...), unsigned grid, unsigned block, cudaStream_t stream,
-                                 launch_mode mode, Args&&... args) {
+[[nodiscard]] cudaError_t launch_with_smem(void (*kernel)(Params...), unsigned grid, unsigned block,
+                                           std::size_t dynamic_smem, cudaStream_t stream, launch_mode mode,
+                                           Args&&... args) {
   cudaLaunchConfig_t config = {};
   config.gridDim = dim3(grid);
   config.blockDim = dim3(block);
-  config.dynamicSmemBytes = 0;
+  config.dynamicSmemBytes = dynamic_smem;
   config.stream = stream;
   cudaLaunchAttribute attribute[1] = {};
   if (mode == launch_mode::overlap_previous) {
@@ -106,6 +126,13 @@ template <class... Params, class... Args>
   config.attrs = attribute;
   config.numAttrs = mode == launch_mode::plain ? 0 : 1;
   return after_launch(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...), stream);
+}
+
+/// Launches `kernel<<<grid, block, 0, stream>>>(args...)` in the given mode.
+template <class... Params, class... Args>
+[[nodiscard]] cudaError_t launch(void (*kernel)(Params...), unsigned grid, unsigned block, cudaStream_t stream,
+                                 launch_mode mode, Args&&... args) {
+  return launch_with_smem(kernel, grid, block, 0, stream, mode, std::forward<Args>(args)...);
 }
 
 /// `launch` in plain mode, or with programmatic dependent launch when `overlap_previous`.

@@ -128,9 +128,9 @@ cudaError_t reduce(void* temp, std::size_t& temp_bytes, bool size_query, InputIt
   const auto source = make_item_source(in, n);
   using source_t = std::remove_const_t<decltype(source)>;
   using tile_t = reduce_tile<shape_t, source_t, AccT, Op>;
-  auto* kernel = reduce_kernel<shape_t, source_t, AccT, OutputIt, Op>;
+  constexpr auto kernel = reduce_kernel<shape_t, source_t, AccT, OutputIt, Op>;
   int resident = 0;
-  e = resident_blocks_per_sm(kernel, shape_t::block_threads, device.ordinal, resident);
+  e = resident_blocks_per_sm<kernel>(shape_t::block_threads, device.ordinal, resident);
   if (e != cudaSuccess) return e;
   const std::size_t max_grid =
       std::size_t(device.sm_count) * (resident < reduce_blocks_per_sm ? resident : reduce_blocks_per_sm);
