@@ -8,7 +8,9 @@ run. Later files override earlier ones for the same benchmark name.
 
 Pairs "<op>/<type>/gpuprim/<n>" with "<op>/<type>/cub/<n>" and prints per (op, type):
     n | gpuprim (us) | CUB (us) | gpuprim GB/s | CUB GB/s | ratio (CUB time / gpuprim time)
-then the bandwidth ceilings ("ceiling/<kind>/<n>") and the reduction ladder ("ladder/<k>_<name>").
+pairs the sorts "radix_sort_<keys|pairs>/<type>/<distribution>/<gpuprim|cub>/<n>" the same way,
+in keys per second (Gkeys/s = n / time), then prints the bandwidth ceilings ("ceiling/<kind>/<n>")
+and the reduction ladder ("ladder/<k>_<name>").
 
     scripts/bench_report.py reduce.json ladder.json
     scripts/bench_report.py reduce.json ladder.json --out docs/performance.md \\
@@ -105,6 +107,7 @@ def classify(rows):
     pairs = {}     # (op, type) -> {n: {impl: Row}}
     ceilings = {}  # (kind, n) -> Row
     ladder = {}    # step -> (label, Row)
+    sorts = {}     # (op, type, distribution) -> {n: {impl: Row}}
     others = []
     for name, row in rows.items():
         parts = name.split("/")
@@ -118,9 +121,12 @@ def classify(rows):
                 others.append(row)
         elif len(parts) == 4 and parts[2] in IMPLS and parts[3].isdigit():
             pairs.setdefault((parts[0], parts[1]), {}).setdefault(int(parts[3]), {})[parts[2]] = row
+        elif (len(parts) == 5 and parts[0].startswith("radix_sort") and parts[3] in IMPLS
+              and parts[4].isdigit()):
+            sorts.setdefault((parts[0], parts[1], parts[2]), {}).setdefault(int(parts[4]), {})[parts[3]] = row
         else:
             others.append(row)
-    return pairs, ceilings, ladder, others
+    return pairs, ceilings, ladder, sorts, others
 
 
 def fmt_n(n):
@@ -183,6 +189,49 @@ def pair_tables(pairs, read_ceiling):
     head = [
         "| op | type | geomean ratio | sizes where gpuprim is at least as fast | largest n | gpuprim % of read ceiling | CUB % of read ceiling |",
         "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    return head + summary + [""], out
+
+
+DIST_ORDER = {"uniform": 0, "and2": 1, "and3": 2, "bits20": 3}
+
+
+def gkeys(row, n):
+    """Keys per second in 1e9, from the (median) time: the same figure as items_per_second."""
+    return n / row.time_us / 1e3 if row and row.time_us > 0 else None
+
+
+def sort_tables(sorts):
+    """Radix sorts: per (op, keys_values type, distribution), gpuprim and CUB in Gkeys/s."""
+    def order(key):
+        op, typ, dist = key
+        return (op, [TYPE_ORDER.get(t, 99) for t in typ.split("_")], typ, DIST_ORDER.get(dist, 99), dist)
+
+    out, summary = [], []
+    for (op, typ, dist) in sorted(sorts, key=order):
+        by_n = sorts[(op, typ, dist)]
+        key_type, _, value_type = typ.partition("_")
+        out.append("### %s, %s, %s\n" % (op, typ, dist))
+        out.append("| n | gpuprim (us) | CUB (us) | gpuprim Gkeys/s | CUB Gkeys/s | ratio (CUB time / gpuprim time) |")
+        out.append("| ---: | ---: | ---: | ---: | ---: | ---: |")
+        ratios = []
+        for n in sorted(by_n):
+            g, c = by_n[n].get("gpuprim"), by_n[n].get("cub")
+            ratio = c.time_us / g.time_us if g and c and g.time_us > 0 else None
+            ratios.append(ratio)
+            out.append("| %s | %s | %s | %s | %s | %s |" % (
+                fmt_n(n), fmt_us(g.time_us if g else None), fmt_us(c.time_us if c else None),
+                fmt_gbps(gkeys(g, n)), fmt_gbps(gkeys(c, n)), fmt_ratio(ratio)))
+        out.append("")
+        n_max = max(by_n)
+        summary.append("| %s | %s | %s | %s | %s | %d of %d | %s | %s | %s |" % (
+            op, key_type, value_type or "-", dist, fmt_ratio(geomean(ratios)),
+            sum(1 for r in ratios if r is not None and r >= 1.0), sum(1 for r in ratios if r is not None),
+            fmt_n(n_max), fmt_gbps(gkeys(by_n[n_max].get("gpuprim"), n_max)),
+            fmt_gbps(gkeys(by_n[n_max].get("cub"), n_max))))
+    head = [
+        "| op | keys | values | distribution | geomean ratio | sizes where gpuprim is at least as fast | largest n | gpuprim Gkeys/s | CUB Gkeys/s |",
+        "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |",
     ]
     return head + summary + [""], out
 
@@ -290,6 +339,16 @@ METHOD = """\
 """
 
 
+SORT_METHOD = """\
+- Radix sorts: both libraries sort every bit of the key, ascending, through their workspace
+  forms (workspace allocated once, outside the timing). Keys are random bit patterns (`uniform`;
+  f32: finite patterns only), the bitwise AND of 2 or 3 random words (`and2`, `and3`: lower
+  entropy), or uniform in [0, 2^20) (`bits20`); pairs carry u32 values. Before and after timing,
+  untimed, CUB's output must be sorted (stable for pairs) and gpuprim's must equal it bit for bit.
+  Gkeys/s = n / time (10^9 keys per second).
+"""
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("json", nargs="+", help="Google Benchmark JSON files")
@@ -300,13 +359,18 @@ def main():
     args = ap.parse_args()
 
     contexts, rows, errors = load(args.json)
-    pairs, ceilings, ladder, others = classify(rows)
+    pairs, ceilings, ladder, sorts, others = classify(rows)
     read_ceiling = max((r.gbps for (k, _), r in ceilings.items() if k == "read" and r.gbps), default=None)
 
     body = []
     if pairs:
         summary, tables = pair_tables(pairs, read_ceiling)
         body += ["## gpuprim and CUB", "", "Summary (ratio = CUB time / gpuprim time; above 1 gpuprim is faster):", ""]
+        body += summary + tables
+    if sorts:
+        summary, tables = sort_tables(sorts)
+        body += ["## Radix sort: gpuprim and CUB", "",
+                 "Summary (ratio = CUB time / gpuprim time; above 1 gpuprim is faster; Gkeys/s at the largest n):", ""]
         body += summary + tables
     if ceilings:
         body += ["## Bandwidth ceilings", ""] + ceiling_table(ceilings)
@@ -328,7 +392,7 @@ def main():
     if args.out:
         page = ["# gpuprim performance", "",
                 "Generated by `scripts/bench_report.py` from Google Benchmark JSON; do not edit by hand.", ""]
-        page += header + [""] + body + [METHOD]
+        page += header + [""] + body + [METHOD + (SORT_METHOD if sorts else "")]
         with open(args.out, "w", encoding="utf-8") as f:
             f.write("\n".join(page))
         print("wrote %s (%d rows, %d not measured)" % (args.out, len(rows), len(errors)))

@@ -2,5 +2,6 @@
 #pragma once
 
 #include "functional.cuh"
+#include "radix_sort.cuh"
 #include "reduce.cuh"
 #include "scan.cuh"

@@ -1,0 +1,156 @@
+// Block-wide digit ranking for radix sorts ("early counts", as in CUB's Onesweep): every warp
+// counts its digits in its own shared-memory counters; one block-wide exclusive scan of all
+// counters in (digit, warp) order gives each warp the first place of each digit; then each group
+// of equal digits in a warp (one ballot per digit bit) takes its places with one atomic.
+#pragma once
+
+#include "../detail/config.cuh"
+#include "block_scan.cuh"
+
+GPUPRIM_NAMESPACE_BEGIN
+
+/// Ranks `ItemsPerThread` digits (each in [0, 2^RadixBits)) per thread of a 1D block of
+/// `BlockThreads` threads (a multiple of 32 up to 1024), given in WARP-STRIPED arrangement: item
+/// i of lane l of warp w is the block's item w * 32 * ItemsPerThread + i * 32 + l. A key's rank is
+/// its position in a stable sort of the block's items by digit.
+///
+/// Counter layout: warp w's counter of digit d sits at d * counter_stride + w, with an odd
+/// counter_stride (warps | 1), so the leaders of one warp, each with a different digit, hit
+/// different banks; and the scan of the counters in index order is the scan in (digit, warp)
+/// order that the ranks need (the padding counters stay zero).
+///
+/// Every thread of the block calls each member together. `rank` holds `__syncthreads()` calls;
+/// call `__syncthreads()` before reusing `temp_storage` after it.
+template <int BlockThreads, int ItemsPerThread, int RadixBits = 8>
+class block_radix_rank {
+  static_assert(BlockThreads % 32 == 0 && BlockThreads >= 32 && BlockThreads <= 1024,
+                "BlockThreads must be a multiple of 32 in [32, 1024]");
+  static_assert(ItemsPerThread >= 1, "ItemsPerThread must be at least 1");
+  static_assert(RadixBits >= 1 && RadixBits <= 8, "RadixBits must be in [1, 8]");
+
+ public:
+  static constexpr int block_threads = BlockThreads;
+  static constexpr int items_per_thread = ItemsPerThread;
+  static constexpr int tile_items = BlockThreads * ItemsPerThread;
+  static constexpr int bins = 1 << RadixBits;
+  static constexpr int warps = BlockThreads / 32;
+  static constexpr int counter_stride = warps | 1;
+  static constexpr int counter_count = bins * counter_stride;
+  static constexpr int counters_per_thread = (counter_count + BlockThreads - 1) / BlockThreads;
+
+  struct temp_storage {
+    unsigned counters[counter_count];
+    typename block_scan<unsigned, BlockThreads>::temp_storage scan;
+    unsigned total;
+  };
+
+  GPUPRIM_DEVICE explicit block_radix_rank(temp_storage& storage) : storage_(storage) {}
+
+  /// ranks[i] = stable rank of digits[i] within the block's tile.
+  GPUPRIM_DEVICE void rank(const unsigned (&digits)[ItemsPerThread], unsigned (&ranks)[ItemsPerThread]) {
+    rank([&](int i) { return digits[i]; }, ranks);
+  }
+  /// As above with the digits given by `digit_of(i)` (recomputed rather than held in registers).
+  template <class DigitOf>
+  GPUPRIM_DEVICE void rank(DigitOf digit_of, unsigned (&ranks)[ItemsPerThread]) {
+    count(digit_of);
+    scan_counters();
+    finish(digit_of, ranks);
+  }
+
+  // ---- The three phases of `rank`, for kernels that act between them -----------------------
+  // Only the digits (or the keys they come from) live in registers until phase 3, which keeps
+  // register pressure low while a kernel publishes counts or looks back between the phases.
+
+  /// Phase 1 (`digit_of(i)`: digit of item i): every warp counts its digits in its own counters.
+  /// Ends with `__syncthreads()`; afterwards `bin_count` works until `scan_counters`.
+  template <class DigitOf>
+  GPUPRIM_DEVICE void count(DigitOf digit_of) {
+    for (int k = threadIdx.x; k < counter_count; k += BlockThreads) storage_.counters[k] = 0;
+    __syncthreads();
+    const unsigned warp = threadIdx.x / 32;
+#pragma unroll
+    for (int i = 0; i < ItemsPerThread; ++i) atomicAdd(&storage_.counters[digit_of(i) * counter_stride + warp], 1u);
+    __syncthreads();
+  }
+
+  /// The lanes of this warp whose digit equals `d`: one ballot per digit bit, as CUB's MatchAny
+  /// does (__match_any_sync made the whole sort 2x slower on the H200; notes/PERF.md).
+  static GPUPRIM_DEVICE unsigned match_digit(unsigned d) {
+    unsigned peers = 0xffffffffu;
+#pragma unroll
+    for (int b = 0; b < RadixBits; ++b) {
+      const bool set = (d >> b) & 1u;
+      const unsigned vote = __ballot_sync(0xffffffffu, set);
+      peers &= set ? vote : ~vote;
+    }
+    return peers;
+  }
+
+  /// Between phases 1 and 2: how many of the tile's items have digit `bin`.
+  GPUPRIM_DEVICE unsigned bin_count(int bin) const {
+    unsigned c = 0;
+#pragma unroll
+    for (int w = 0; w < warps; ++w) c += storage_.counters[bin * counter_stride + w];
+    return c;
+  }
+
+  /// Phase 2: exclusive scan of the counters in (digit, warp) order. Ends with `__syncthreads()`;
+  /// afterwards `bin_start` and `scanned_bin_count` work until `finish` changes the counters (put
+  /// a `__syncthreads()` between the last of those reads and `finish`).
+  GPUPRIM_DEVICE void scan_counters() {
+    unsigned local[counters_per_thread];
+    unsigned sum = 0;
+    const int first = threadIdx.x * counters_per_thread;
+#pragma unroll
+    for (int k = 0; k < counters_per_thread; ++k) {
+      const int idx = first + k;
+      local[k] = idx < counter_count ? storage_.counters[idx] : 0u;
+      sum += local[k];
+    }
+    unsigned before, total;
+    block_scan<unsigned, BlockThreads>(storage_.scan).exclusive_sum(sum, before, total);
+#pragma unroll
+    for (int k = 0; k < counters_per_thread; ++k) {
+      const int idx = first + k;
+      if (idx < counter_count) storage_.counters[idx] = before;
+      before += local[k];
+    }
+    if (threadIdx.x == 0) storage_.total = total;
+    __syncthreads();
+  }
+
+  /// After phase 2: position of the first item with digit `bin` in the tile's sorted order.
+  GPUPRIM_DEVICE unsigned bin_start(int bin) const { return storage_.counters[bin * counter_stride]; }
+  /// After phase 2: how many items have digit `bin`.
+  GPUPRIM_DEVICE unsigned scanned_bin_count(int bin) const {
+    const unsigned end = bin + 1 < bins ? storage_.counters[(bin + 1) * counter_stride] : storage_.total;
+    return end - bin_start(bin);
+  }
+
+  /// Phase 3: ranks[i] = rank of item i in the tile. Each group of equal digits in a warp (one
+  /// ballot per digit bit) takes its places with one atomic on its warp's scanned counter; the
+  /// warp's items take them in item order (the shuffle keeps the warp converged between items).
+  /// Call once after `scan_counters`: it consumes the counters.
+  template <class DigitOf>
+  GPUPRIM_DEVICE void finish(DigitOf digit_of, unsigned (&ranks)[ItemsPerThread]) {
+    const unsigned lane = threadIdx.x % 32;
+    const unsigned warp = threadIdx.x / 32;
+    const unsigned lanes_before = (1u << lane) - 1u;
+#pragma unroll
+    for (int i = 0; i < ItemsPerThread; ++i) {
+      const unsigned d = digit_of(i);
+      const unsigned peers = match_digit(d);
+      const int leader = __ffs(peers) - 1;
+      unsigned before = 0;
+      if (static_cast<int>(lane) == leader) before = atomicAdd(&storage_.counters[d * counter_stride + warp], __popc(peers));
+      before = __shfl_sync(0xffffffffu, before, leader);
+      ranks[i] = before + __popc(peers & lanes_before);
+    }
+  }
+
+ private:
+  temp_storage& storage_;
+};
+
+GPUPRIM_NAMESPACE_END

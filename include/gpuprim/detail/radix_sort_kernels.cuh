@@ -1,0 +1,561 @@
+// The device radix sort: an LSD radix sort of 8-bit digits in the single-pass (Onesweep) form of
+// Adinets & Merrill, "Onesweep: A Faster Least Significant Digit Radix Sort for GPUs" (2022),
+// grown from the histogram / scan / scatter sort of Satish, Harris & Garland (2009).
+//
+// 1. One upfront kernel reads the keys once and counts the digits of every pass at once (shared
+//    memory histograms, added to global counters). The last block to finish (a ticket taken after
+//    a fence) scans each pass's counts into global digit offsets and drops every pass in which all
+//    keys share one digit: such a pass is a stable identity permutation (pass skipping).
+// 2. One kernel per remaining pass: each block takes the next tile (an atomic counter, so tiles
+//    start in order), ranks its keys in shared memory (block_radix_rank), publishes its per-digit
+//    counts, finds the global offset of each digit by decoupled look-back over the tiles before it
+//    (Merrill & Garland 2016), and scatters keys (then values) through shared memory so that the
+//    global writes of one digit are contiguous.
+// 3. Up to 4096 keys (4-byte keys): one block sorts everything in shared memory, one launch.
+//
+// The passes ping-pong between the caller's output and a workspace buffer, chosen on the device
+// from the number of passes left after skipping, so that the last one lands in the output.
+// Kernels for skipped passes are still launched (deciding on the host would need a host sync);
+// they read the pass count and return at once.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include <cuda_runtime.h>
+
+#include "../block/block_radix_rank.cuh"
+#include "../block/block_radix_sort.cuh"
+#include "../block/block_scan.cuh"
+#include "config.cuh"
+#include "launch.cuh"
+#include "lookback.cuh"
+#include "radix_traits.cuh"
+#include "uninitialized.cuh"
+#include "workspace.cuh"
+
+GPUPRIM_NAMESPACE_BEGIN
+namespace detail {
+
+inline constexpr int radix_bits = 8;
+inline constexpr int radix_bins = 1 << radix_bits;
+inline constexpr int radix_max_passes = 64 / radix_bits;
+
+/// Stand-in value type of keys-only sorts.
+struct no_values {};
+
+/// Per-call control block in the workspace; zeroed by a memset before the histogram kernel.
+struct radix_sort_control {
+  unsigned long long counts[radix_max_passes][radix_bins];   // digit counts of each digit position
+  unsigned long long offsets[radix_max_passes][radix_bins];  // their exclusive scans
+  unsigned tile_counter[radix_max_passes];                   // next tile of each pass kernel
+  unsigned ticket;                                            // blocks of the histogram kernel done
+  unsigned active_passes;                                     // passes left after skipping
+  int pass_shift[radix_max_passes];                           // of each pass left, in order
+  int pass_bits[radix_max_passes];
+  int pass_position[radix_max_passes];                        // its row in counts / offsets
+};
+
+/// Pointers and sizes of one sort, shared by all its kernels.
+template <class Key, class Value>
+struct radix_sort_args {
+  using bits_t = typename radix_key<Key>::bits_t;
+  const Key* keys_in;
+  Key* keys_out;
+  bits_t* keys_alt;  // n keys of workspace (bit-ordered between passes)
+  const Value* values_in;
+  Value* values_out;
+  Value* values_alt;
+  std::size_t n;
+  int begin_bit;
+  int end_bit;
+  radix_sort_control* control;
+};
+
+// ---- Shapes (measured on the H200; see notes/PERF.md) -----------------------------------------
+
+/// Bytes one item moves per pass: key plus value.
+template <class Key, class Value>
+inline constexpr int radix_item_bytes = static_cast<int>(sizeof(Key)) + (std::is_same_v<Value, no_values> ? 0 : static_cast<int>(sizeof(Value)));
+
+template <class Key, class Value>
+struct onesweep_shape {
+  static constexpr int bytes = radix_item_bytes<Key, Value>;
+  static constexpr int block_threads = 384;
+  static constexpr int items_per_thread = bytes <= 4 ? 19 : bytes <= 8 ? 16 : bytes <= 12 ? 12 : (96 / bytes > 1 ? 96 / bytes : 1);
+  static constexpr int tile_items = block_threads * items_per_thread;
+  static constexpr int min_blocks_per_sm = bytes <= 4 ? 3 : 2;  // caps registers at 56 (85) per thread
+};
+
+inline constexpr int radix_histogram_threads = 256;
+inline constexpr int radix_histogram_items = 8;
+
+/// One-block sorts: the smallest shape that holds n is used. (1024 x 16 sorted 2^14 keys in
+/// 53 us on the H200, slower than the onesweep kernels: one block's passes are latency-bound.)
+template <class Key, class Value, int Threads, int BaseItems>
+struct single_block_shape {
+  static constexpr int bytes = radix_item_bytes<Key, Value> < 4 ? 4 : radix_item_bytes<Key, Value>;
+  static constexpr int block_threads = Threads;
+  static constexpr int items_per_thread = BaseItems * 4 / bytes > 0 ? BaseItems * 4 / bytes : 1;
+  static constexpr int tile_items = block_threads * items_per_thread;
+};
+template <class Key, class Value>
+using single_block_small = single_block_shape<Key, Value, 256, 4>;
+template <class Key, class Value>
+using single_block_large = single_block_shape<Key, Value, 512, 8>;
+
+// ---- Look-back states: a status in the top two bits, the count or offset below ----------------
+
+template <class State>
+struct radix_state {
+  static constexpr int value_bits = 8 * sizeof(State) - 2;
+  static constexpr State value_mask = (State(1) << value_bits) - 1;
+  static constexpr State aggregate = State(status_aggregate) << value_bits;
+  static constexpr State prefix = State(status_prefix) << value_bits;
+  /// Largest n the state holds (offsets up to n plus one tile of padding).
+  static constexpr unsigned long long max_items = (1ull << (value_bits < 62 ? value_bits : 62)) - (1ull << 20);
+};
+
+// ---- Kernels ----------------------------------------------------------------------------------
+
+/// Counts the digits of every pass in one read of the keys; the last block scans the counts and
+/// chooses the passes.
+template <class Key, bool Descending>
+__global__ void __launch_bounds__(radix_histogram_threads)
+    radix_histogram_kernel(const Key* keys, std::size_t n, int begin_bit, int end_bit, radix_sort_control* control) {
+  using traits = radix_key<Key>;
+  using scan_t = block_scan<unsigned long long, radix_histogram_threads>;
+  __shared__ unsigned counts[radix_max_passes][radix_bins];
+  __shared__ typename scan_t::temp_storage scan_storage;
+  __shared__ bool last_block;
+  __shared__ bool uniform[radix_max_passes];
+  const int passes = (end_bit - begin_bit + radix_bits - 1) / radix_bits;
+  // Keys are read as their bits (same size and alignment), in one load each.
+  const auto* key_bits = reinterpret_cast<const typename traits::bits_t*>(keys);
+
+  for (int k = threadIdx.x; k < radix_max_passes * radix_bins; k += radix_histogram_threads) {
+    counts[k / radix_bins][k % radix_bins] = 0;
+  }
+  __syncthreads();
+
+  constexpr int chunk = radix_histogram_threads * radix_histogram_items;
+  for (std::size_t base = std::size_t(blockIdx.x) * chunk; base < n; base += std::size_t(gridDim.x) * chunk) {
+    typename traits::bits_t ordered[radix_histogram_items];
+    bool valid[radix_histogram_items];
+#pragma unroll
+    for (int i = 0; i < radix_histogram_items; ++i) {
+      const std::size_t idx = base + i * radix_histogram_threads + threadIdx.x;
+      valid[i] = idx < n;
+      ordered[i] = valid[i] ? traits::order(key_bits[idx], Descending) : 0;
+    }
+#pragma unroll
+    for (int i = 0; i < radix_histogram_items; ++i) {
+      if (!valid[i]) continue;
+#pragma unroll
+      for (int p = 0; p < radix_max_passes; ++p) {
+        if (p < passes) {
+          const int shift = begin_bit + p * radix_bits;
+          const int bits = end_bit - shift < radix_bits ? end_bit - shift : radix_bits;
+          atomicAdd(&counts[p][traits::digit(ordered[i], shift, bits)], 1u);
+        }
+      }
+    }
+  }
+  __syncthreads();
+  for (int k = threadIdx.x; k < passes * radix_bins; k += radix_histogram_threads) {
+    const unsigned c = counts[k / radix_bins][k % radix_bins];
+    if (c != 0) atomicAdd(&control->counts[k / radix_bins][k % radix_bins], static_cast<unsigned long long>(c));
+  }
+
+  // The last block to finish sees every block's counts.
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0) last_block = atomicAdd(&control->ticket, 1u) == gridDim.x - 1;
+  __syncthreads();
+  if (!last_block) return;
+  __threadfence();
+  static_assert(radix_histogram_threads == radix_bins, "one thread per digit in the final scan");
+  for (int p = 0; p < passes; ++p) {
+    const unsigned long long c = __ldcg(&control->counts[p][threadIdx.x]);
+    if (threadIdx.x == 0) uniform[p] = false;
+    __syncthreads();
+    if (c == n) uniform[p] = true;
+    unsigned long long offset;
+    scan_t(scan_storage).exclusive_sum(c, offset);
+    control->offsets[p][threadIdx.x] = offset;
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    unsigned active = 0;
+    for (int p = 0; p < passes; ++p) {
+      if (uniform[p]) continue;
+      const int shift = begin_bit + p * radix_bits;
+      control->pass_shift[active] = shift;
+      control->pass_bits[active] = end_bit - shift < radix_bits ? end_bit - shift : radix_bits;
+      control->pass_position[active] = p;
+      ++active;
+    }
+    control->active_passes = active;
+  }
+}
+
+/// Shared memory of one onesweep tile.
+template <class Key, class Value, class Shape, class State>
+struct onesweep_storage {
+  using bits_t = typename radix_key<Key>::bits_t;
+  using rank_t = block_radix_rank<Shape::block_threads, Shape::items_per_thread, radix_bits>;
+  union {
+    typename rank_t::temp_storage rank;
+    uninitialized_array<bits_t, Shape::tile_items> keys;
+    uninitialized_array<Value, Shape::tile_items> values;
+  } u;
+  State shift[radix_bins];  // global position - tile position, of each digit (mod 2^bits)
+  unsigned tile;
+};
+
+/// Copies tile `blockIdx.x` of keys (and values) to the output: the sort of an empty digit range,
+/// or of keys whose every digit position was skipped.
+template <class Key, class Value, class Shape>
+GPUPRIM_DEVICE void onesweep_copy_tile(const radix_sort_args<Key, Value>& a) {
+  using bits_t = typename radix_key<Key>::bits_t;
+  const std::size_t base = std::size_t(blockIdx.x) * Shape::tile_items;
+#pragma unroll
+  for (int i = 0; i < Shape::items_per_thread; ++i) {
+    const std::size_t idx = base + i * Shape::block_threads + threadIdx.x;
+    if (idx < a.n) {
+      reinterpret_cast<bits_t*>(a.keys_out)[idx] = reinterpret_cast<const bits_t*>(a.keys_in)[idx];
+      if constexpr (!std::is_same_v<Value, no_values>) a.values_out[idx] = a.values_in[idx];
+    }
+  }
+}
+
+/// Pass `slot` of the passes left after skipping (a whole grid of tiles).
+template <class Key, class Value, bool Descending, class State, class Shape>
+__global__ void __launch_bounds__(Shape::block_threads, Shape::min_blocks_per_sm)
+    radix_onesweep_kernel(const radix_sort_args<Key, Value> a, int slot, State* states_even, State* states_odd) {
+  using traits = radix_key<Key>;
+  using bits_t = typename traits::bits_t;
+  using storage_t = onesweep_storage<Key, Value, Shape, State>;
+  using rank_t = typename storage_t::rank_t;
+  using state = radix_state<State>;
+  constexpr int threads = Shape::block_threads;
+  constexpr int items = Shape::items_per_thread;
+  constexpr bool has_values = !std::is_same_v<Value, no_values>;
+  extern __shared__ __align__(16) unsigned char smem[];
+  storage_t& s = *reinterpret_cast<storage_t*>(smem);
+  const radix_sort_control* control = a.control;
+
+  const int active = static_cast<int>(control->active_passes);
+  if (slot >= active) {
+    if (slot == 0) onesweep_copy_tile<Key, Value, Shape>(a);
+    return;
+  }
+  const int shift = control->pass_shift[slot];
+  const int bits = control->pass_bits[slot];
+  const int position = control->pass_position[slot];
+  const bool first = slot == 0;
+  const bool last = slot == active - 1;
+  const bool write_output = ((active - 1 - slot) & 1) == 0;  // the last pass writes the output
+  const bool read_output = ((active - slot) & 1) == 0;       // where pass slot - 1 wrote
+
+  if (threadIdx.x == 0) s.tile = atomicAdd(&a.control->tile_counter[slot], 1u);
+  __syncthreads();
+  const unsigned tile = s.tile;
+  State* states = (slot & 1) ? states_odd : states_even;
+  State* next_states = (slot & 1) ? states_even : states_odd;
+  for (int d = threadIdx.x; d < radix_bins; d += threads) next_states[std::size_t(tile) * radix_bins + d] = 0;
+
+  // Load the tile warp-striped, bit-ordered; missing items of the last tile get the largest key,
+  // so they rank after every real key and are never stored.
+  const std::size_t tile_base = std::size_t(tile) * Shape::tile_items;
+  const int valid = a.n - tile_base < std::size_t(Shape::tile_items) ? static_cast<int>(a.n - tile_base)
+                                                                     : Shape::tile_items;
+  const bits_t* src = first ? nullptr : (read_output ? reinterpret_cast<const bits_t*>(a.keys_out) : a.keys_alt);
+  const bits_t* in_bits = reinterpret_cast<const bits_t*>(a.keys_in);
+  bits_t ordered[items];
+#pragma unroll
+  for (int i = 0; i < items; ++i) {
+    const int pos = warp_striped_position<items>(i);
+    if (pos < valid) {
+      ordered[i] = first ? traits::order(in_bits[tile_base + pos], Descending) : src[tile_base + pos];
+    } else {
+      ordered[i] = traits::all_ones;
+    }
+  }
+  const auto digit_of = [&](int i) { return traits::digit(ordered[i], shift, bits); };
+
+  rank_t ranker(s.u.rank);
+  ranker.count(digit_of);
+
+  // Publish this tile's digit counts at once (tile 0: its inclusive offsets), so that later tiles
+  // rarely wait for it.
+  for (int d = threadIdx.x; d < radix_bins; d += threads) {
+    const State c = ranker.bin_count(d);
+    State* mine = &states[std::size_t(tile) * radix_bins + d];
+    if (tile == 0) {
+      relaxed_store(mine, static_cast<State>(state::prefix | (static_cast<State>(control->offsets[position][d]) + c)));
+    } else {
+      relaxed_store(mine, static_cast<State>(state::aggregate | c));
+    }
+  }
+  ranker.scan_counters();
+  State digit_start = 0, digit_count = 0;  // of digit threadIdx.x in this tile (radix_bins <= threads)
+  static_assert(threads >= radix_bins, "one thread per digit");
+  if (threadIdx.x < radix_bins) {
+    digit_start = ranker.bin_start(threadIdx.x);
+    digit_count = ranker.scanned_bin_count(threadIdx.x);
+  }
+  __syncthreads();  // `finish` consumes the counters
+  unsigned ranks[items];
+  ranker.finish(digit_of, ranks);
+  __syncthreads();  // the key exchange reuses the counters' storage
+#pragma unroll
+  for (int i = 0; i < items; ++i) s.u.keys[static_cast<int>(ranks[i])] = ordered[i];
+
+  // Decoupled look-back (after the shared scatter, as CUB does, so that predecessors have had
+  // time to publish), one thread per digit, walking back to a tile with an inclusive offset. The
+  // lanes of a warp step together: one load per step for the warp's 32 digits, coalesced while
+  // they look at the same tile; a lane whose tile has published nothing yet stays on it.
+  if (threadIdx.x < radix_bins) {
+    const int d = threadIdx.x;
+    State before;
+    if (tile == 0) {
+      before = static_cast<State>(control->offsets[position][d]);
+    } else {
+      before = 0;
+      std::size_t t = tile - 1;
+      bool done = false;
+      while (__any_sync(0xffffffffu, !done)) {
+        if (!done) {
+          const State st = relaxed_load(&states[t * radix_bins + d]);
+          const State status = st & ~state::value_mask;
+          if (status != 0) {
+            before += st & state::value_mask;
+            if (status == state::prefix) {
+              done = true;
+            } else {
+              --t;
+            }
+          }
+        }
+      }
+      relaxed_store(&states[std::size_t(tile) * radix_bins + d],
+                    static_cast<State>(state::prefix | (before + digit_count)));
+    }
+    s.shift[d] = before - digit_start;
+  }
+  __syncthreads();
+
+  // Item j of the sorted tile goes to shift[digit] + j: runs of one digit are contiguous.
+  bits_t* dst_bits = write_output ? reinterpret_cast<bits_t*>(a.keys_out) : a.keys_alt;
+  unsigned out_digit[items];
+#pragma unroll
+  for (int k = 0; k < items; ++k) {
+    const int j = k * threads + threadIdx.x;
+    if (j < valid) {
+      const bits_t key = s.u.keys[j];
+      out_digit[k] = traits::digit(key, shift, bits);
+      const std::size_t g = static_cast<State>(s.shift[out_digit[k]] + static_cast<State>(j));
+      dst_bits[g] = last ? traits::unorder(key, Descending) : key;
+    }
+  }
+  if constexpr (has_values) {
+    const Value* vsrc = first ? a.values_in : (read_output ? a.values_out : a.values_alt);
+    Value* vdst = write_output ? a.values_out : a.values_alt;
+    Value v[items];
+#pragma unroll
+    for (int i = 0; i < items; ++i) {
+      const int pos = warp_striped_position<items>(i);
+      if (pos < valid) v[i] = vsrc[tile_base + pos];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < items; ++i) {
+      if (static_cast<int>(ranks[i]) < valid) s.u.values[static_cast<int>(ranks[i])] = v[i];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      const int j = k * threads + threadIdx.x;
+      if (j < valid) vdst[static_cast<State>(s.shift[out_digit[k]] + static_cast<State>(j))] = s.u.values[j];
+    }
+  }
+}
+
+/// Sorts all n (<= Shape::tile_items) keys in one block.
+template <class Key, class Value, bool Descending, class Shape>
+__global__ void __launch_bounds__(Shape::block_threads) radix_single_block_kernel(const radix_sort_args<Key, Value> a) {
+  using traits = radix_key<Key>;
+  using bits_t = typename traits::bits_t;
+  constexpr bool has_values = !std::is_same_v<Value, no_values>;
+  constexpr int items = Shape::items_per_thread;
+  using sort_t = block_radix_sort<Key, Shape::block_threads, items, std::conditional_t<has_values, Value, void>>;
+  extern __shared__ __align__(16) unsigned char smem[];
+  auto& storage = *reinterpret_cast<typename sort_t::temp_storage*>(smem);
+  const int n = static_cast<int>(a.n);
+
+  bits_t ordered[items];
+  std::conditional_t<has_values, Value, bits_t> values[items];
+#pragma unroll
+  for (int i = 0; i < items; ++i) {
+    const int pos = warp_striped_position<items>(i);
+    ordered[i] = pos < n ? traits::order(reinterpret_cast<const bits_t*>(a.keys_in)[pos], Descending) : traits::all_ones;
+    if constexpr (has_values) {
+      if (pos < n) values[i] = a.values_in[pos];
+    }
+  }
+  sort_t(storage).template sort_ordered_warp_striped<false>(ordered, values, a.begin_bit, a.end_bit);
+#pragma unroll
+  for (int i = 0; i < items; ++i) {
+    const int pos = warp_striped_position<items>(i);
+    if (pos < n) {
+      reinterpret_cast<bits_t*>(a.keys_out)[pos] = traits::unorder(ordered[i], Descending);
+      if constexpr (has_values) a.values_out[pos] = values[i];
+    }
+  }
+}
+
+// ---- Host side --------------------------------------------------------------------------------
+
+template <class Key>
+bool radix_bits_valid(int begin_bit, int end_bit) {
+  return begin_bit >= 0 && end_bit <= radix_key<Key>::bits && begin_bit <= end_bit;
+}
+
+template <class Key, class Value>
+bool radix_pointers_valid(const Key* keys_in, const Key* keys_out, const Value* values_in, const Value* values_out,
+                          std::size_t n) {
+  if (n == 0) return true;
+  if (keys_in == nullptr || keys_out == nullptr) return false;
+  if constexpr (!std::is_same_v<Value, no_values>) {
+    if (values_in == nullptr || values_out == nullptr) return false;
+  }
+  return true;
+}
+
+/// The workspace of an onesweep sort of n items: control block, two regions of look-back states,
+/// the alternate key and value buffers.
+template <class Key, class Value, class State>
+workspace_layout<5> onesweep_workspace(std::size_t n) {
+  using shape = onesweep_shape<Key, Value>;
+  const std::size_t tiles = (n + shape::tile_items - 1) / shape::tile_items;
+  workspace_layout<5> layout;
+  layout.part_bytes[0] = sizeof(radix_sort_control);
+  layout.part_bytes[1] = tiles * radix_bins * sizeof(State);
+  layout.part_bytes[2] = tiles * radix_bins * sizeof(State);
+  layout.part_bytes[3] = n * sizeof(Key);
+  layout.part_bytes[4] = std::is_same_v<Value, no_values> ? 0 : n * sizeof(Value);
+  return layout;
+}
+
+template <class Key, class Value, bool Descending, class Shape>
+cudaError_t launch_single_block(const radix_sort_args<Key, Value>& a, cudaStream_t stream) {
+  constexpr auto kernel = radix_single_block_kernel<Key, Value, Descending, Shape>;
+  using sort_t = block_radix_sort<Key, Shape::block_threads, Shape::items_per_thread,
+                                  std::conditional_t<std::is_same_v<Value, no_values>, void, Value>>;
+  constexpr std::size_t smem = sizeof(typename sort_t::temp_storage);
+  device_facts device;
+  cudaError_t e = current_device_facts(device);
+  if (e != cudaSuccess) return e;
+  e = allow_dynamic_smem<kernel>(smem, device.ordinal);
+  if (e != cudaSuccess) return e;
+  return launch_with_smem(kernel, 1, Shape::block_threads, smem, stream, launch_mode::plain, a);
+}
+
+template <class Key, class Value, bool Descending, class State>
+cudaError_t launch_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args<Key, Value> a, int passes,
+                            cudaStream_t stream) {
+  using shape = onesweep_shape<Key, Value>;
+  using bits_t = typename radix_key<Key>::bits_t;
+  void* parts[5];
+  cudaError_t e = onesweep_workspace<Key, Value, State>(a.n).carve(temp, temp_bytes, parts);
+  if (e != cudaSuccess) return e;
+  a.control = static_cast<radix_sort_control*>(parts[0]);
+  a.keys_alt = static_cast<bits_t*>(parts[3]);
+  if constexpr (!std::is_same_v<Value, no_values>) a.values_alt = static_cast<Value*>(parts[4]);
+  State* states_even = static_cast<State*>(parts[1]);
+  State* states_odd = static_cast<State*>(parts[2]);
+
+  device_facts device;
+  e = current_device_facts(device);
+  if (e != cudaSuccess) return e;
+  constexpr auto histogram = radix_histogram_kernel<Key, Descending>;
+  constexpr auto pass = radix_onesweep_kernel<Key, Value, Descending, State, shape>;
+  constexpr std::size_t smem = sizeof(onesweep_storage<Key, Value, shape, State>);
+  e = allow_dynamic_smem<pass>(smem, device.ordinal);
+  if (e != cudaSuccess) return e;
+
+  // Zero the control block and the even states (parts 0 and 1 are contiguous).
+  const std::size_t zero_bytes = static_cast<char*>(parts[2]) - static_cast<char*>(parts[0]);
+  e = cudaMemsetAsync(parts[0], 0, zero_bytes, stream);
+  if (e != cudaSuccess) return e;
+
+  int resident = 0;
+  e = resident_blocks_per_sm<histogram>(radix_histogram_threads, device.ordinal, resident);
+  if (e != cudaSuccess) return e;
+  constexpr std::size_t chunk = std::size_t(radix_histogram_threads) * radix_histogram_items;
+  const std::size_t chunks = (a.n + chunk - 1) / chunk;
+  const std::size_t max_grid = std::size_t(device.sm_count) * (resident > 0 ? resident : 1);
+  const unsigned hist_grid = static_cast<unsigned>(chunks < max_grid ? chunks : max_grid);
+  e = launch(histogram, hist_grid, radix_histogram_threads, stream, launch_mode::plain, a.keys_in, a.n, a.begin_bit,
+             a.end_bit, a.control);
+  if (e != cudaSuccess) return e;
+
+  const std::size_t tiles = (a.n + shape::tile_items - 1) / shape::tile_items;
+  for (int slot = 0; slot < passes; ++slot) {
+    e = launch_with_smem(pass, static_cast<unsigned>(tiles), shape::block_threads, smem, stream, launch_mode::plain, a,
+                         slot, states_even, states_odd);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+
+/// The whole sort, for both forms: with `size_query` only sets `temp_bytes`.
+template <bool Descending, class Key, class Value>
+cudaError_t radix_sort(void* temp, std::size_t& temp_bytes, bool size_query, const Key* keys_in, Key* keys_out,
+                       const Value* values_in, Value* values_out, std::size_t n, int begin_bit, int end_bit,
+                       cudaStream_t stream) {
+  static_assert(is_radix_key_v<Key>, "radix sort keys: 8/16/32/64-bit integers, float, double, __half, bf16");
+  static_assert(std::is_trivially_copyable_v<Value>, "radix sort values must be trivially copyable");
+  if (!radix_bits_valid<Key>(begin_bit, end_bit)) return cudaErrorInvalidValue;
+  if (!size_query && !radix_pointers_valid(keys_in, keys_out, values_in, values_out, n)) return cudaErrorInvalidValue;
+  using small = single_block_small<Key, Value>;
+  using large = single_block_large<Key, Value>;
+  using big_state = unsigned long long;
+  using fast_state = unsigned;
+  const int passes = (end_bit - begin_bit + radix_bits - 1) / radix_bits;
+  const bool one_block = n <= std::size_t(large::tile_items);
+  const bool copy_only = passes == 0;
+  const bool fast = n <= radix_state<fast_state>::max_items;
+  std::size_t needed = 0;
+  if (n > 0 && !one_block && !copy_only) {
+    needed = fast ? onesweep_workspace<Key, Value, fast_state>(n).bytes()
+                  : onesweep_workspace<Key, Value, big_state>(n).bytes();
+  }
+  if (size_query) {
+    temp_bytes = needed;
+    return cudaSuccess;
+  }
+  if (needed > 0 && (temp == nullptr || temp_bytes < needed)) return cudaErrorInvalidValue;
+  if (n == 0) return cudaSuccess;
+
+  radix_sort_args<Key, Value> a{keys_in, keys_out, nullptr, values_in, values_out, nullptr, n, begin_bit, end_bit,
+                                nullptr};
+  if (copy_only && !one_block) {
+    cudaError_t e = cudaMemcpyAsync(keys_out, keys_in, n * sizeof(Key), cudaMemcpyDeviceToDevice, stream);
+    if constexpr (!std::is_same_v<Value, no_values>) {
+      if (e == cudaSuccess) {
+        e = cudaMemcpyAsync(values_out, values_in, n * sizeof(Value), cudaMemcpyDeviceToDevice, stream);
+      }
+    }
+    return e;
+  }
+  if (n <= std::size_t(small::tile_items)) return launch_single_block<Key, Value, Descending, small>(a, stream);
+  if (one_block) return launch_single_block<Key, Value, Descending, large>(a, stream);
+  return fast ? launch_onesweep<Key, Value, Descending, fast_state>(temp, temp_bytes, a, passes, stream)
+              : launch_onesweep<Key, Value, Descending, big_state>(temp, temp_bytes, a, passes, stream);
+}
+
+}  // namespace detail
+GPUPRIM_NAMESPACE_END

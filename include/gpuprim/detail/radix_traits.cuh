@@ -1,0 +1,110 @@
+// Radix sort key traits: which key types sort, and the bit-ordered transform that makes unsigned
+// comparison of the transformed bits order the keys as CUB's DeviceRadixSort orders them.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include "config.cuh"
+
+GPUPRIM_NAMESPACE_BEGIN
+namespace detail {
+
+template <int Bytes>
+struct unsigned_bits;
+template <>
+struct unsigned_bits<1> {
+  using type = std::uint8_t;
+};
+template <>
+struct unsigned_bits<2> {
+  using type = std::uint16_t;
+};
+template <>
+struct unsigned_bits<4> {
+  using type = std::uint32_t;
+};
+template <>
+struct unsigned_bits<8> {
+  using type = std::uint64_t;
+};
+
+template <class Key>
+inline constexpr bool is_radix_float_v = std::is_same_v<Key, float> || std::is_same_v<Key, double> ||
+                                         std::is_same_v<Key, __half> || std::is_same_v<Key, __nv_bfloat16>;
+
+/// Keys a radix sort accepts: 8/16/32/64-bit integers (not bool), float, double, __half, bf16.
+template <class Key>
+inline constexpr bool is_radix_key_v =
+    (std::is_integral_v<Key> && !std::is_same_v<Key, bool> &&
+     (sizeof(Key) == 1 || sizeof(Key) == 2 || sizeof(Key) == 4 || sizeof(Key) == 8)) ||
+    is_radix_float_v<Key>;
+
+/// The bit-ordered form of a key: unsigned keys as they are; signed keys with the sign bit flipped;
+/// floating keys with every bit inverted when negative, else the sign bit flipped. Descending sorts
+/// invert the transformed bits. Only the digits of a key are read through `digit_bits`, which maps
+/// -0.0 onto +0.0 (after the optional inversion, exactly as CUB's Onesweep does), so the two zeros
+/// compare equal and keep their input order while the key itself keeps its bits.
+template <class Key>
+struct radix_key {
+  static_assert(is_radix_key_v<Key>, "radix sort keys: 8/16/32/64-bit integers, float, double, __half, bf16");
+  using bits_t = typename unsigned_bits<sizeof(Key)>::type;
+  static constexpr int bits = 8 * static_cast<int>(sizeof(Key));
+  static constexpr bits_t high_bit = static_cast<bits_t>(bits_t(1) << (bits - 1));
+  static constexpr bits_t all_ones = static_cast<bits_t>(~bits_t(0));
+  static constexpr bool is_float = is_radix_float_v<Key>;
+  static constexpr bool is_signed_integer = std::is_integral_v<Key> && std::is_signed_v<Key>;
+
+  // By value: a memcpy from a reference into global memory compiles to byte loads.
+  GPUPRIM_HOST_DEVICE static bits_t to_bits(Key key) {
+    bits_t b;
+    std::memcpy(&b, &key, sizeof(Key));
+    return b;
+  }
+  GPUPRIM_HOST_DEVICE static Key from_bits(bits_t b) {
+    Key key;
+    std::memcpy(&key, &b, sizeof(Key));
+    return key;
+  }
+
+  /// Key bits -> bit-ordered bits (inverted when `descending`).
+  GPUPRIM_HOST_DEVICE static bits_t order(bits_t b, bool descending) {
+    if constexpr (is_float) {
+      b = static_cast<bits_t>((b & high_bit) ? static_cast<bits_t>(~b) : static_cast<bits_t>(b ^ high_bit));
+    } else if constexpr (is_signed_integer) {
+      b = static_cast<bits_t>(b ^ high_bit);
+    }
+    return descending ? static_cast<bits_t>(~b) : b;
+  }
+  /// The inverse of `order`.
+  GPUPRIM_HOST_DEVICE static bits_t unorder(bits_t b, bool descending) {
+    if (descending) b = static_cast<bits_t>(~b);
+    if constexpr (is_float) {
+      b = static_cast<bits_t>((b & high_bit) ? static_cast<bits_t>(b ^ high_bit) : static_cast<bits_t>(~b));
+    } else if constexpr (is_signed_integer) {
+      b = static_cast<bits_t>(b ^ high_bit);
+    }
+    return b;
+  }
+  /// The bits digits are taken from: ordered bits with -0.0 mapped onto +0.0. (Ascending, -0.0
+  /// orders to high_bit - 1 and +0.0 to high_bit; descending, +0.0 orders to high_bit - 1 and
+  /// -0.0 to high_bit. Either way both become high_bit.)
+  GPUPRIM_HOST_DEVICE static bits_t digit_bits(bits_t ordered) {
+    if constexpr (is_float) {
+      return ordered == static_cast<bits_t>(high_bit - 1) ? high_bit : ordered;
+    } else {
+      return ordered;
+    }
+  }
+  /// Digit of `num_bits` bits (1..8) at `shift` of an ordered key.
+  GPUPRIM_HOST_DEVICE static unsigned digit(bits_t ordered, int shift, int num_bits) {
+    return static_cast<unsigned>(digit_bits(ordered) >> shift) & ((1u << num_bits) - 1u);
+  }
+};
+
+}  // namespace detail
+GPUPRIM_NAMESPACE_END

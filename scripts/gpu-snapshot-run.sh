@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Runs, on the GPU machine, a build made here by scripts/snapshot-build.sh and carried along
+# (device tool: carry ["build/snap"]): the whole ctest suite with GPUPRIM_REQUIRE_GPU=1, then
+# compute-sanitizer (memcheck, racecheck, synccheck) over the GPU tests with bounded sizes, then
+# the benchmarks with JSON output. Everything lands in $OUT (or ./gpu-out).
+# Usage: scripts/gpu-snapshot-run.sh [tests|sanitize|bench|all] [bench names...]
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+root=$PWD
+out=${OUT:-$root/gpu-out}
+mkdir -p "$out"
+what=${1:-all}
+shift || true
+export LD_LIBRARY_PATH=$root/build/snap/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+# The consumer tests re-run the cmake, ninja and g++ paths recorded here.
+for t in cmake ninja; do [ -x /usr/bin/$t ] || ln -sf "$(command -v $t)" /usr/bin/$t; done
+[ -x /usr/bin/g++ ] || ln -sf /opt/gcc/bin/g++ /usr/bin/g++
+[ -x /usr/bin/c++ ] || ln -sf /opt/gcc/bin/g++ /usr/bin/c++
+cd build/snap/build
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$out/gpu.txt" 2>&1
+
+if [[ $what == tests || $what == all ]]; then
+  GPUPRIM_REQUIRE_GPU=1 ctest --output-on-failure -LE demo -j 4 > "$out/ctest.log" 2>&1
+  tail -5 "$out/ctest.log"
+fi
+
+if [[ $what == sanitize || $what == all ]]; then
+  : > "$out/sanitizer.log"
+  # Test executable, then an optional Catch2 test spec (the sort type sweeps are too long for the
+  # sanitizers in full: one sweep stands for them).
+  runs=("tests/warp/warp_reduce" "tests/block/block_reduce" "tests/device/device_reduce" "tests/scan/scan_warp"
+        "tests/scan/scan_block" "tests/scan/scan_device" "tests/sort/sort_block" "tests/sort/sort_device"
+        "tests/sort/sort_device_types|*32-bit integer keys: every size*")
+  for run in "${runs[@]}"; do
+    t=${run%%|*}
+    spec=()
+    [[ $run == *"|"* ]] && spec=("${run#*|}")
+    [ -x "$t" ] || continue
+    for tool in memcheck racecheck synccheck; do
+      log="$out/san_$(basename "$t")_$tool.log"
+      GPUPRIM_TEST_SMALL=1 GPUPRIM_REQUIRE_GPU=1 timeout 240 compute-sanitizer --tool $tool --error-exitcode 99 \
+        "$t" "${spec[@]}" > "$log" 2>&1
+      rc=$?
+      echo "$t ${spec[*]} $tool rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)" \
+        | tee -a "$out/sanitizer.log"
+      # Keep only the logs of failures, so that $OUT stays small.
+      [[ $rc == 0 ]] && rm -f "$log"
+    done
+  done
+fi
+
+if [[ $what == bench || $what == all ]]; then
+  benches=("$@")
+  [[ ${#benches[@]} -gt 0 ]] || benches=(reduce scan radix_sort)
+  for b in "${benches[@]}"; do
+    ./benchmarks/bench_$b --benchmark_min_time=0.1 --benchmark_repetitions=3 --benchmark_report_aggregates_only=true \
+      --benchmark_out_format=json --benchmark_out="$out/bench_$b.json" > "$out/bench_$b.txt" 2>&1
+    echo "bench_$b rc=$?"
+  done
+fi

@@ -1,0 +1,13 @@
+// Tests gpuprim's device radix sorts of int16 and uint16 keys against cub::DeviceRadixSort: every
+// size, then every distribution x bit window (see device_sort_common.cuh).
+#include "sort/device_sort_common.cuh"
+
+TEMPLATE_TEST_CASE("device radix sort, 16-bit keys: every size, whole key", "[sort][device]",
+                   std::int16_t, std::uint16_t) {
+  sort_test::sweep_sizes<TestType>();
+}
+
+TEMPLATE_TEST_CASE("device radix sort, 16-bit keys: distributions x bit windows", "[sort][device]",
+                   std::int16_t, std::uint16_t) {
+  sort_test::sweep_distributions_and_windows<TestType>();
+}
