@@ -162,22 +162,30 @@ TYPE_ORDER = {"i8": 0, "u8": 1, "i16": 2, "u16": 3, "i32": 4, "u32": 5, "i64": 6
               "f32": 8, "f64": 9}
 
 
+def ratio_table(title, by_n, unit, rate):
+    """One gpuprim-vs-CUB table over n: time, `unit` from `rate(row, n)`, ratio. Returns the
+    Markdown lines and the ratios (None where a side is missing)."""
+    out = ["### %s\n" % title,
+           "| n | gpuprim (us) | CUB (us) | gpuprim %s | CUB %s | ratio (CUB time / gpuprim time) |" % (unit, unit),
+           "| ---: | ---: | ---: | ---: | ---: | ---: |"]
+    ratios = []
+    for n in sorted(by_n):
+        g, c = by_n[n].get("gpuprim"), by_n[n].get("cub")
+        ratio = c.time_us / g.time_us if g and c and g.time_us > 0 else None
+        ratios.append(ratio)
+        out.append("| %s | %s | %s | %s | %s | %s |" % (
+            fmt_n(n), fmt_us(g.time_us if g else None), fmt_us(c.time_us if c else None),
+            fmt_gbps(rate(g, n)), fmt_gbps(rate(c, n)), fmt_ratio(ratio)))
+    out.append("")
+    return out, ratios
+
+
 def pair_tables(pairs, read_ceiling):
     out, summary = [], []
     for (op, typ) in sorted(pairs, key=lambda k: (k[0], TYPE_ORDER.get(k[1], 99), k[1])):
         by_n = pairs[(op, typ)]
-        out.append("### %s, %s\n" % (op, typ))
-        out.append("| n | gpuprim (us) | CUB (us) | gpuprim GB/s | CUB GB/s | ratio (CUB time / gpuprim time) |")
-        out.append("| ---: | ---: | ---: | ---: | ---: | ---: |")
-        ratios = []
-        for n in sorted(by_n):
-            g, c = by_n[n].get("gpuprim"), by_n[n].get("cub")
-            ratio = c.time_us / g.time_us if g and c and g.time_us > 0 else None
-            ratios.append(ratio)
-            out.append("| %s | %s | %s | %s | %s | %s |" % (
-                fmt_n(n), fmt_us(g.time_us if g else None), fmt_us(c.time_us if c else None),
-                fmt_gbps(g.gbps if g else None), fmt_gbps(c.gbps if c else None), fmt_ratio(ratio)))
-        out.append("")
+        lines, ratios = ratio_table("%s, %s" % (op, typ), by_n, "GB/s", lambda r, n: r.gbps if r else None)
+        out += lines
         n_max = max(by_n)
         g_max = by_n[n_max].get("gpuprim")
         c_max = by_n[n_max].get("cub")
@@ -211,18 +219,8 @@ def sort_tables(sorts):
     for (op, typ, dist) in sorted(sorts, key=order):
         by_n = sorts[(op, typ, dist)]
         key_type, _, value_type = typ.partition("_")
-        out.append("### %s, %s, %s\n" % (op, typ, dist))
-        out.append("| n | gpuprim (us) | CUB (us) | gpuprim Gkeys/s | CUB Gkeys/s | ratio (CUB time / gpuprim time) |")
-        out.append("| ---: | ---: | ---: | ---: | ---: | ---: |")
-        ratios = []
-        for n in sorted(by_n):
-            g, c = by_n[n].get("gpuprim"), by_n[n].get("cub")
-            ratio = c.time_us / g.time_us if g and c and g.time_us > 0 else None
-            ratios.append(ratio)
-            out.append("| %s | %s | %s | %s | %s | %s |" % (
-                fmt_n(n), fmt_us(g.time_us if g else None), fmt_us(c.time_us if c else None),
-                fmt_gbps(gkeys(g, n)), fmt_gbps(gkeys(c, n)), fmt_ratio(ratio)))
-        out.append("")
+        lines, ratios = ratio_table("%s, %s, %s" % (op, typ, dist), by_n, "Gkeys/s", gkeys)
+        out += lines
         n_max = max(by_n)
         summary.append("| %s | %s | %s | %s | %s | %d of %d | %s | %s | %s |" % (
             op, key_type, value_type or "-", dist, fmt_ratio(geomean(ratios)),
