@@ -15,13 +15,29 @@ and the reduction ladder ("ladder/<k>_<name>").
     scripts/bench_report.py reduce.json ladder.json
     scripts/bench_report.py reduce.json ladder.json --out docs/performance.md \\
         --commit "$(git rev-parse --short HEAD)" --command "scripts/gpu-check.sh bench"
+
+With --out, the page embeds the charts of scripts/make_charts.py that exist in the folder
+charts/ next to it (docs/charts/<op>_<type>.svg, ladder.svg, overview.svg) above their tables,
+and ends with the exact commands that regenerate the charts and the page itself.
 """
 
 import argparse
 import json
 import math
+import os
+import shlex
 import statistics
 import sys
+
+# Folder of the charts to embed (set by main() from --out; None: no charts).
+CHART_DIR = None
+
+
+def chart_line(name, alt):
+    """A Markdown image for charts/<name>.svg when that chart exists, else nothing."""
+    if CHART_DIR is None or not os.path.exists(os.path.join(CHART_DIR, name + ".svg")):
+        return []
+    return ["![%s](charts/%s.svg)" % (alt, name), ""]
 
 TIME_TO_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
 IMPLS = ("gpuprim", "cub")
@@ -162,11 +178,14 @@ TYPE_ORDER = {"i8": 0, "u8": 1, "i16": 2, "u16": 3, "i32": 4, "u32": 5, "i64": 6
               "f32": 8, "f64": 9}
 
 
-def ratio_table(title, by_n, unit, rate):
-    """One gpuprim-vs-CUB table over n: time, `unit` from `rate(row, n)`, ratio. Returns the
-    Markdown lines and the ratios (None where a side is missing)."""
-    out = ["### %s\n" % title,
-           "| n | gpuprim (us) | CUB (us) | gpuprim %s | CUB %s | ratio (CUB time / gpuprim time) |" % (unit, unit),
+def ratio_table(title, by_n, unit, rate, chart=None):
+    """One gpuprim-vs-CUB table over n: time, `unit` from `rate(row, n)`, ratio, after the chart
+    `chart` when it exists. Returns the Markdown lines and the ratios (None where a side is
+    missing)."""
+    out = ["### %s\n" % title]
+    if chart:
+        out += chart_line(chart, "%s: %s against n, gpuprim and CUB" % (title, unit))
+    out += ["| n | gpuprim (us) | CUB (us) | gpuprim %s | CUB %s | ratio (CUB time / gpuprim time) |" % (unit, unit),
            "| ---: | ---: | ---: | ---: | ---: | ---: |"]
     ratios = []
     for n in sorted(by_n):
@@ -184,7 +203,8 @@ def pair_tables(pairs, read_ceiling):
     out, summary = [], []
     for (op, typ) in sorted(pairs, key=lambda k: (k[0], TYPE_ORDER.get(k[1], 99), k[1])):
         by_n = pairs[(op, typ)]
-        lines, ratios = ratio_table("%s, %s" % (op, typ), by_n, "GB/s", lambda r, n: r.gbps if r else None)
+        lines, ratios = ratio_table("%s, %s" % (op, typ), by_n, "GB/s", lambda r, n: r.gbps if r else None,
+                                    chart="%s_%s" % (op, typ))
         out += lines
         n_max = max(by_n)
         g_max = by_n[n_max].get("gpuprim")
@@ -219,7 +239,8 @@ def sort_tables(sorts):
     for (op, typ, dist) in sorted(sorts, key=order):
         by_n = sorts[(op, typ, dist)]
         key_type, _, value_type = typ.partition("_")
-        lines, ratios = ratio_table("%s, %s, %s" % (op, typ, dist), by_n, "Gkeys/s", gkeys)
+        lines, ratios = ratio_table("%s, %s, %s" % (op, typ, dist), by_n, "Gkeys/s", gkeys,
+                                    chart="%s_%s_%s" % (op, typ, dist))
         out += lines
         n_max = max(by_n)
         summary.append("| %s | %s | %s | %s | %s | %d of %d | %s | %s | %s |" % (
@@ -347,6 +368,21 @@ SORT_METHOD = """\
 """
 
 
+def regenerate_lines(args):
+    """The commands that rebuild the charts and this page from the same JSON, exactly."""
+    cmd = ["python3", "scripts/bench_report.py"] + list(args.json) + ["--out", args.out]
+    for flag, value in (("--commit", args.commit), ("--command", args.command), ("--date", args.date)):
+        if value:
+            cmd += [flag, value]
+    return ["## Regenerating this page", "",
+            "From the repository root (charts first: they need matplotlib, e.g. Debian's "
+            "`python3-matplotlib`; the page needs only python3):", "",
+            "```sh",
+            "python3 scripts/make_charts.py",
+            " ".join(shlex.quote(c) for c in cmd),
+            "```", ""]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("json", nargs="+", help="Google Benchmark JSON files")
@@ -356,11 +392,20 @@ def main():
     ap.add_argument("--date", help="override the date taken from the JSON context")
     args = ap.parse_args()
 
+    global CHART_DIR
+    if args.out:
+        CHART_DIR = os.path.join(os.path.dirname(os.path.abspath(args.out)), "charts")
     contexts, rows, errors = load(args.json)
     pairs, ceilings, ladder, sorts, others = classify(rows)
     read_ceiling = max((r.gbps for (k, _), r in ceilings.items() if k == "read" and r.gbps), default=None)
 
     body = []
+    overview = chart_line("overview", "gpuprim against CUB: geometric-mean time ratio per algorithm and type")
+    if overview:
+        body += ["## At a glance", "",
+                 "Geometric mean over n of CUB time / gpuprim time (above 1 gpuprim is faster); every "
+                 "table below has its chart of throughput against n. Charts: `python3 scripts/make_charts.py`.",
+                 ""] + overview
     if pairs:
         summary, tables = pair_tables(pairs, read_ceiling)
         body += ["## gpuprim and CUB", "", "Summary (ratio = CUB time / gpuprim time; above 1 gpuprim is faster):", ""]
@@ -375,6 +420,7 @@ def main():
     if ladder:
         n = next((int(r.counters["n"]) for _, r in ladder.values() if "n" in r.counters), None)
         body += ["## Reduction ladder%s" % (" (%s doubles)" % fmt_n(n) if n else ""), ""]
+        body += chart_line("ladder", "The reduction ladder: GB/s per step, gpuprim and CUB")
         body += ladder_table(ladder)
     if others:
         body += ["## Other rows", "", "| benchmark | time (us) | GB/s |", "| --- | ---: | ---: |"]
@@ -390,7 +436,11 @@ def main():
     if args.out:
         page = ["# gpuprim performance", "",
                 "Generated by `scripts/bench_report.py` from Google Benchmark JSON; do not edit by hand.", ""]
+        if CHART_DIR is not None and os.path.isdir(CHART_DIR):
+            page += ["Back to the [documentation index](README.md); the classic reduction steps next to "
+                     "gpuprim and CUB, explained: [the reduction ladder](ladder.md).", ""]
         page += header + [""] + body + [METHOD + (SORT_METHOD if sorts else "")]
+        page += regenerate_lines(args)
         with open(args.out, "w", encoding="utf-8") as f:
             f.write("\n".join(page))
         print("wrote %s (%d rows, %d not measured)" % (args.out, len(rows), len(errors)))

@@ -63,14 +63,17 @@ class block_exchange {
   static constexpr int tile_items = BlockThreads * ItemsPerThread;
 
  public:
-  static constexpr int block_threads = BlockThreads;
-  static constexpr int items_per_thread = ItemsPerThread;
+  static constexpr int block_threads = BlockThreads;       ///< Threads per block.
+  static constexpr int items_per_thread = ItemsPerThread;  ///< Items per thread.
+  /// Shared memory for one tile of `T` (no padding: swizzled). Place it in `__shared__` memory.
   struct temp_storage {
-    alignas(alignof(T) > 16 ? alignof(T) : 16) unsigned char bytes[sizeof(T) * tile_items];
+    alignas(alignof(T) > 16 ? alignof(T) : 16) unsigned char bytes[sizeof(T) * tile_items];  ///< The tile, swizzled.
   };
 
+  /// Binds the shared storage that the members use.
   GPUPRIM_DEVICE explicit block_exchange(temp_storage& storage) : storage_(storage) {}
 
+  /// Blocked to striped, block-wide (one `__syncthreads()`).
   GPUPRIM_DEVICE void blocked_to_striped(const T (&in)[ItemsPerThread], T (&out)[ItemsPerThread]) {
     const int t = static_cast<int>(threadIdx.x);
 #pragma unroll
@@ -80,6 +83,7 @@ class block_exchange {
     for (int i = 0; i < ItemsPerThread; ++i) get<1>(i * BlockThreads + t, &out[i]);
   }
 
+  /// Striped to blocked, block-wide (one `__syncthreads()`).
   GPUPRIM_DEVICE void striped_to_blocked(const T (&in)[ItemsPerThread], T (&out)[ItemsPerThread]) {
     const int t = static_cast<int>(threadIdx.x);
 #pragma unroll
@@ -89,6 +93,7 @@ class block_exchange {
     for (int i = 0; i < ItemsPerThread; ++i) get<1>(t * ItemsPerThread + i, &out[i]);
   }
 
+  /// Blocked to warp-striped in granules of `GranuleItems` items, within each warp (`__syncwarp()`).
   template <int GranuleItems = 1>
   GPUPRIM_DEVICE void blocked_to_warp_striped(const T (&in)[ItemsPerThread], T (&out)[ItemsPerThread]) {
     constexpr int granules = granules_per_thread<GranuleItems>;
@@ -101,6 +106,7 @@ class block_exchange {
     for (int j = 0; j < granules; ++j) get<GranuleItems>(first + j * 32 + lane, &out[j * GranuleItems]);
   }
 
+  /// Warp-striped to blocked in granules of `GranuleItems` items, within each warp (`__syncwarp()`).
   template <int GranuleItems = 1>
   GPUPRIM_DEVICE void warp_striped_to_blocked(const T (&in)[ItemsPerThread], T (&out)[ItemsPerThread]) {
     constexpr int granules = granules_per_thread<GranuleItems>;

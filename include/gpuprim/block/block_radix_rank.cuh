@@ -29,21 +29,24 @@ class block_radix_rank {
   static_assert(RadixBits >= 1 && RadixBits <= 8, "RadixBits must be in [1, 8]");
 
  public:
-  static constexpr int block_threads = BlockThreads;
-  static constexpr int items_per_thread = ItemsPerThread;
-  static constexpr int tile_items = BlockThreads * ItemsPerThread;
-  static constexpr int bins = 1 << RadixBits;
-  static constexpr int warps = BlockThreads / 32;
-  static constexpr int counter_stride = warps | 1;
-  static constexpr int counter_count = bins * counter_stride;
+  static constexpr int block_threads = BlockThreads;                ///< Threads per block.
+  static constexpr int items_per_thread = ItemsPerThread;           ///< Digits per thread.
+  static constexpr int tile_items = BlockThreads * ItemsPerThread;  ///< Digits per block.
+  static constexpr int bins = 1 << RadixBits;                       ///< Distinct digits.
+  static constexpr int warps = BlockThreads / 32;                   ///< Warps per block.
+  static constexpr int counter_stride = warps | 1;                  ///< Counters per digit (odd).
+  static constexpr int counter_count = bins * counter_stride;       ///< Counters in all.
+  /// Counters each thread scans in `scan_counters`.
   static constexpr int counters_per_thread = (counter_count + BlockThreads - 1) / BlockThreads;
 
+  /// Shared memory: the counters, a block_scan's storage and the total. Place it in `__shared__`.
   struct temp_storage {
-    unsigned counters[counter_count];
-    typename block_scan<unsigned, BlockThreads>::temp_storage scan;
-    unsigned total;
+    unsigned counters[counter_count];                                ///< Digit counts, then places.
+    typename block_scan<unsigned, BlockThreads>::temp_storage scan;  ///< For `scan_counters`.
+    unsigned total;                                                  ///< Items counted.
   };
 
+  /// Binds the shared storage that the members use.
   GPUPRIM_DEVICE explicit block_radix_rank(temp_storage& storage) : storage_(storage) {}
 
   /// ranks[i] = stable rank of digits[i] within the block's tile.

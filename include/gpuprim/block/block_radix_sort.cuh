@@ -54,16 +54,19 @@ class block_radix_sort {
   static_assert(!has_values || std::is_trivially_copyable_v<value_t>, "values must be trivially copyable");
 
  public:
-  static constexpr int block_threads = BlockThreads;
-  static constexpr int items_per_thread = ItemsPerThread;
-  static constexpr int radix_bits = RadixBits;
+  static constexpr int block_threads = BlockThreads;       ///< Threads per block.
+  static constexpr int items_per_thread = ItemsPerThread;  ///< Keys per thread.
+  static constexpr int radix_bits = RadixBits;             ///< Digit bits per pass.
 
+  /// Shared memory: the ranking's counters or one tile of keys or of values (about
+  /// `max(sizeof(Key), sizeof(Value)) * tile * 33 / 32` bytes). Place it in `__shared__` memory.
   union temp_storage {
-    typename rank_t::temp_storage rank;
-    detail::padded_exchange<bits_t, tile_items> keys;
-    detail::padded_exchange<value_t, tile_items> values;
+    typename rank_t::temp_storage rank;                   ///< Ranking a pass's digits.
+    detail::padded_exchange<bits_t, tile_items> keys;     ///< Moving keys to their ranks.
+    detail::padded_exchange<value_t, tile_items> values;  ///< Moving values to their ranks.
   };
 
+  /// Binds the shared storage that the members use.
   GPUPRIM_DEVICE explicit block_radix_sort(temp_storage& storage) : storage_(storage) {}
 
   /// Ascending sort of keys in place.

@@ -21,11 +21,14 @@ class block_reduce {
   static constexpr int warps = BlockThreads / 32;
 
  public:
+  /// Threads per block.
   static constexpr int block_threads = BlockThreads;
+  /// Shared memory of one call: one `T` per warp. Place it in `__shared__` memory.
   struct temp_storage {
-    detail::uninitialized_array<T, warps> warp_results;
+    detail::uninitialized_array<T, warps> warp_results;  ///< One result per warp.
   };
 
+  /// Binds the shared storage that the members use.
   GPUPRIM_DEVICE explicit block_reduce(temp_storage& storage) : storage_(storage) {}
 
   /// Reduction of one `x` per thread.
@@ -55,10 +58,13 @@ class block_reduce {
     return combine_warps(w, op, (valid_items + 31) / 32);
   }
 
+  ///@{
+  /// `reduce` with `plus`: one item, `items[ItemsPerThread]`, or threads `[0, valid_items)`.
   GPUPRIM_DEVICE T sum(T x) { return reduce(x, plus{}); }
   template <int ItemsPerThread>
   GPUPRIM_DEVICE T sum(const T (&items)[ItemsPerThread]) { return reduce(items, plus{}); }
   GPUPRIM_DEVICE T sum(T x, int valid_items) { return reduce(x, plus{}, valid_items); }
+  ///@}
 
  private:
   // Lane 0 of each of the first `valid_warps` warps holds its warp's result in `w`.

@@ -30,17 +30,21 @@ class block_scan {
   static constexpr int warps = BlockThreads / 32;
 
  public:
+  /// Threads per block.
   static constexpr int block_threads = BlockThreads;
+  /// Shared memory of one call: one `T` per warp and one for the prefix. Place it in `__shared__`.
   struct temp_storage {
-    detail::uninitialized_array<T, warps> warp_aggregates;
-    detail::uninitialized_array<T, 1> block_prefix;  // the callback's answer, for every warp
+    detail::uninitialized_array<T, warps> warp_aggregates;  ///< One total per warp.
+    detail::uninitialized_array<T, 1> block_prefix;         ///< The callback's answer, for every warp.
   };
 
+  /// Binds the shared storage that the members use.
   GPUPRIM_DEVICE explicit block_scan(temp_storage& storage) : storage_(storage) {}
 
   // ---- One item per thread ------------------------------------------------------------------
 
-  /// out = x[0] op ... op x[thread].
+  ///@{
+  /// out = x[0] op ... op x[thread]; `aggregate` (every thread) = the reduction of all x.
   template <class Op>
   GPUPRIM_DEVICE void inclusive_scan(T x, T& out, Op op) {
     T aggregate;
@@ -52,6 +56,7 @@ class block_scan {
     threads_before(x, before, aggregate, op);
     out = threadIdx.x == 0 ? x : static_cast<T>(op(before, x));
   }
+  ///@}
   /// out = prefix op x[0] op ... op x[thread], with the prefix from `prefix_op(aggregate)`.
   template <class Op, class PrefixOp>
   GPUPRIM_DEVICE void inclusive_scan(T x, T& out, Op op, PrefixOp& prefix_op) {
@@ -61,7 +66,8 @@ class block_scan {
     out = static_cast<T>(op(threadIdx.x == 0 ? prefix : static_cast<T>(op(prefix, before)), x));
   }
 
-  /// out = init op x[0] op ... op x[thread - 1]; thread 0 gets `init`.
+  ///@{
+  /// out = init op x[0] op ... op x[thread - 1]; thread 0 gets `init`; `aggregate` excludes it.
   template <class Op>
   GPUPRIM_DEVICE void exclusive_scan(T x, T& out, T init, Op op) {
     T aggregate;
@@ -73,6 +79,7 @@ class block_scan {
     threads_before(x, before, aggregate, op);
     out = threadIdx.x == 0 ? init : static_cast<T>(op(init, before));
   }
+  ///@}
   /// out = prefix op x[0] op ... op x[thread - 1], with the prefix from `prefix_op(aggregate)`.
   template <class Op, class PrefixOp>
   GPUPRIM_DEVICE void exclusive_scan(T x, T& out, Op op, PrefixOp& prefix_op) {
@@ -82,18 +89,26 @@ class block_scan {
     out = threadIdx.x == 0 ? prefix : static_cast<T>(op(prefix, before));
   }
 
+  ///@{
+  /// Inclusive scan with `plus` (plain, with the aggregate, or with a prefix callback).
   GPUPRIM_DEVICE void inclusive_sum(T x, T& out) { inclusive_scan(x, out, plus{}); }
   GPUPRIM_DEVICE void inclusive_sum(T x, T& out, T& aggregate) { inclusive_scan(x, out, plus{}, aggregate); }
   template <class PrefixOp>
   GPUPRIM_DEVICE void inclusive_sum(T x, T& out, PrefixOp& prefix_op) { inclusive_scan(x, out, plus{}, prefix_op); }
-  /// Exclusive sum from `T{}`.
+  ///@}
+  ///@{
+  /// Exclusive sum from `T{}` (or from the callback's prefix).
   GPUPRIM_DEVICE void exclusive_sum(T x, T& out) { exclusive_scan(x, out, T{}, plus{}); }
   GPUPRIM_DEVICE void exclusive_sum(T x, T& out, T& aggregate) { exclusive_scan(x, out, T{}, plus{}, aggregate); }
   template <class PrefixOp>
   GPUPRIM_DEVICE void exclusive_sum(T x, T& out, PrefixOp& prefix_op) { exclusive_scan(x, out, plus{}, prefix_op); }
+  ///@}
 
   // ---- items[N] per thread, blocked ------------------------------------------------------------
 
+  ///@{
+  /// Inclusive scan of the block's `items[N]` (blocked; `in` and `out` may be one array): plain,
+  /// with the aggregate, or with a prefix callback.
   template <int N, class Op>
   GPUPRIM_DEVICE void inclusive_scan(const T (&in)[N], T (&out)[N], Op op) {
     T aggregate;
@@ -112,7 +127,11 @@ class block_scan {
     const T prefix = call_prefix_op(prefix_op, aggregate);
     detail::thread_inclusive_scan(in, out, threadIdx.x == 0 ? prefix : static_cast<T>(op(prefix, before)), true, op);
   }
+  ///@}
 
+  ///@{
+  /// Exclusive scan of the block's `items[N]` from `init` (thread 0's out[0] is `init`), or from
+  /// the prefix callback's answer.
   template <int N, class Op>
   GPUPRIM_DEVICE void exclusive_scan(const T (&in)[N], T (&out)[N], T init, Op op) {
     T aggregate;
@@ -131,7 +150,10 @@ class block_scan {
     const T prefix = call_prefix_op(prefix_op, aggregate);
     detail::thread_exclusive_scan(in, out, threadIdx.x == 0 ? prefix : static_cast<T>(op(prefix, before)), true, op);
   }
+  ///@}
 
+  ///@{
+  /// Inclusive scan of `items[N]` with `plus`.
   template <int N>
   GPUPRIM_DEVICE void inclusive_sum(const T (&in)[N], T (&out)[N]) { inclusive_scan(in, out, plus{}); }
   template <int N>
@@ -142,6 +164,9 @@ class block_scan {
   GPUPRIM_DEVICE void inclusive_sum(const T (&in)[N], T (&out)[N], PrefixOp& prefix_op) {
     inclusive_scan(in, out, plus{}, prefix_op);
   }
+  ///@}
+  ///@{
+  /// Exclusive sum of `items[N]` from `T{}` (or from the callback's prefix).
   template <int N>
   GPUPRIM_DEVICE void exclusive_sum(const T (&in)[N], T (&out)[N]) { exclusive_scan(in, out, T{}, plus{}); }
   template <int N>
@@ -152,6 +177,7 @@ class block_scan {
   GPUPRIM_DEVICE void exclusive_sum(const T (&in)[N], T (&out)[N], PrefixOp& prefix_op) {
     exclusive_scan(in, out, plus{}, prefix_op);
   }
+  ///@}
 
  private:
   // `before` = x[0] op ... op x[thread - 1] (undefined in thread 0); `aggregate` = the reduction

@@ -11,10 +11,10 @@ GPUPRIM_NAMESPACE_BEGIN
 /// A tuning: threads per block, items per thread, and digit bits for radix sorts.
 template <int BlockThreads, int ItemsPerThread, int RadixBits = 0>
 struct shape {
-  static constexpr int block_threads = BlockThreads;
-  static constexpr int items_per_thread = ItemsPerThread;
-  static constexpr int radix_bits = RadixBits;
-  static constexpr int tile_items = BlockThreads * ItemsPerThread;
+  static constexpr int block_threads = BlockThreads;       ///< Threads per block.
+  static constexpr int items_per_thread = ItemsPerThread;  ///< Items per thread.
+  static constexpr int radix_bits = RadixBits;             ///< Digit bits (radix sorts; 0 elsewhere).
+  static constexpr int tile_items = BlockThreads * ItemsPerThread;  ///< Items per tile.
 };
 
 namespace detail {

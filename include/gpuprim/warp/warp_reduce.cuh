@@ -21,9 +21,12 @@ class warp_reduce {
   static_assert(std::is_trivially_copyable_v<T>, "warp_reduce needs a trivially copyable T");
 
  public:
+  /// Lanes per logical warp.
   static constexpr int logical_warp_threads = LogicalWarpThreads;
+  /// Empty (shuffles only); kept so that code written for block_reduce reads the same.
   struct temp_storage {};
 
+  /// Binds the (empty) storage; constructing with no argument is the same.
   GPUPRIM_DEVICE explicit warp_reduce(temp_storage&) {}
   warp_reduce() = default;
 
@@ -48,8 +51,11 @@ class warp_reduce {
     return detail::shfl_idx(reduce_to_first_lane(x, op, valid_lanes), 0, LogicalWarpThreads);
   }
 
+  ///@{
+  /// `reduce` with `plus`: the full and the partial (first `valid_lanes` lanes) forms.
   GPUPRIM_DEVICE T sum(T x) const { return reduce(x, plus{}); }
   GPUPRIM_DEVICE T sum(T x, int valid_lanes) const { return reduce(x, plus{}, valid_lanes); }
+  ///@}
 
   /// As the partial `reduce`, but the result is defined in logical lane 0 only (one shuffle less).
   template <class Op>

@@ -61,15 +61,19 @@ class warp_scan {
   static_assert(std::is_trivially_copyable_v<T>, "warp_scan needs a trivially copyable T");
 
  public:
+  /// Lanes per logical warp.
   static constexpr int logical_warp_threads = LogicalWarpThreads;
+  /// Empty (shuffles only); kept so that code written for block_scan reads the same.
   struct temp_storage {};
 
+  /// Binds the (empty) storage; constructing with no argument is the same.
   GPUPRIM_DEVICE explicit warp_scan(temp_storage&) {}
   warp_scan() = default;
 
   // ---- One item per lane ------------------------------------------------------------------
 
-  /// out = x[0] op ... op x[lane].
+  ///@{
+  /// out = x[0] op ... op x[lane]; `aggregate` (every lane) = x[0] op ... op x[last lane].
   template <class Op>
   GPUPRIM_DEVICE void inclusive_scan(T x, T& out, Op op) const {
     out = inclusive(x, op);
@@ -80,8 +84,10 @@ class warp_scan {
     aggregate = last_lane(inc);
     out = inc;
   }
+  ///@}
 
-  /// out = init op x[0] op ... op x[lane - 1]; lane 0 gets `init`.
+  ///@{
+  /// out = init op x[0] op ... op x[lane - 1]; lane 0 gets `init`; `aggregate` excludes `init`.
   template <class Op>
   GPUPRIM_DEVICE void exclusive_scan(T x, T& out, T init, Op op) const {
     out = with_init(exclusive_of(inclusive(x, op)), init, op);
@@ -92,7 +98,9 @@ class warp_scan {
     aggregate = last_lane(inc);
     out = with_init(exclusive_of(inc), init, op);
   }
+  ///@}
 
+  ///@{
   /// out = x[0] op ... op x[lane - 1]; undefined in lane 0 (no `init`).
   template <class Op>
   GPUPRIM_DEVICE void exclusive_scan(T x, T& out, Op op) const {
@@ -104,15 +112,23 @@ class warp_scan {
     aggregate = last_lane(inc);
     out = exclusive_of(inc);
   }
+  ///@}
 
+  ///@{
+  /// Inclusive scan with `plus`.
   GPUPRIM_DEVICE void inclusive_sum(T x, T& out) const { inclusive_scan(x, out, plus{}); }
   GPUPRIM_DEVICE void inclusive_sum(T x, T& out, T& aggregate) const { inclusive_scan(x, out, plus{}, aggregate); }
+  ///@}
+  ///@{
   /// Exclusive sum from `T{}`: lane 0 gets `T{}`.
   GPUPRIM_DEVICE void exclusive_sum(T x, T& out) const { exclusive_scan(x, out, T{}, plus{}); }
   GPUPRIM_DEVICE void exclusive_sum(T x, T& out, T& aggregate) const { exclusive_scan(x, out, T{}, plus{}, aggregate); }
+  ///@}
 
   // ---- items[N] per lane, blocked: lane l holds items [l * N, (l + 1) * N) of its warp -------
 
+  ///@{
+  /// Inclusive scan of the warp's `items[N]` (blocked); `in` and `out` may be one array.
   template <int N, class Op>
   GPUPRIM_DEVICE void inclusive_scan(const T (&in)[N], T (&out)[N], Op op) const {
     T aggregate;
@@ -123,7 +139,10 @@ class warp_scan {
     const T before = lanes_before(detail::thread_reduce(in, op), op, aggregate);
     detail::thread_inclusive_scan(in, out, before, lane() != 0, op);
   }
+  ///@}
 
+  ///@{
+  /// Exclusive scan of the warp's `items[N]` from `init` (out[0] of lane 0 is `init`).
   template <int N, class Op>
   GPUPRIM_DEVICE void exclusive_scan(const T (&in)[N], T (&out)[N], T init, Op op) const {
     T aggregate;
@@ -134,7 +153,9 @@ class warp_scan {
     const T before = lanes_before(detail::thread_reduce(in, op), op, aggregate);
     detail::thread_exclusive_scan(in, out, with_init(before, init, op), true, op);
   }
+  ///@}
 
+  ///@{
   /// Without `init`: out[0] of lane 0 is undefined.
   template <int N, class Op>
   GPUPRIM_DEVICE void exclusive_scan(const T (&in)[N], T (&out)[N], Op op) const {
@@ -146,19 +167,26 @@ class warp_scan {
     const T before = lanes_before(detail::thread_reduce(in, op), op, aggregate);
     detail::thread_exclusive_scan(in, out, before, lane() != 0, op);
   }
+  ///@}
 
+  ///@{
+  /// Inclusive scan of `items[N]` with `plus`.
   template <int N>
   GPUPRIM_DEVICE void inclusive_sum(const T (&in)[N], T (&out)[N]) const { inclusive_scan(in, out, plus{}); }
   template <int N>
   GPUPRIM_DEVICE void inclusive_sum(const T (&in)[N], T (&out)[N], T& aggregate) const {
     inclusive_scan(in, out, plus{}, aggregate);
   }
+  ///@}
+  ///@{
+  /// Exclusive sum of `items[N]` from `T{}`.
   template <int N>
   GPUPRIM_DEVICE void exclusive_sum(const T (&in)[N], T (&out)[N]) const { exclusive_scan(in, out, T{}, plus{}); }
   template <int N>
   GPUPRIM_DEVICE void exclusive_sum(const T (&in)[N], T (&out)[N], T& aggregate) const {
     exclusive_scan(in, out, T{}, plus{}, aggregate);
   }
+  ///@}
 
  private:
   static GPUPRIM_DEVICE int lane() { return static_cast<int>(detail::lane_id()) % LogicalWarpThreads; }
