@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs, on the GPU machine, a build made here by scripts/snapshot-build.sh and carried along
 # (device tool: carry ["build/snap"]): the whole ctest suite with GPUPRIM_REQUIRE_GPU=1, then
-# compute-sanitizer (memcheck, racecheck, synccheck) over the GPU tests with bounded sizes, then
+# compute-sanitizer (memcheck, racecheck, synccheck, initcheck) over the GPU tests with bounded sizes, then
 # the benchmarks with JSON output. Everything lands in $OUT (or ./gpu-out).
 # Usage: scripts/gpu-snapshot-run.sh [tests|sanitize|bench|all] [bench names...]
 set -uo pipefail
@@ -20,33 +20,16 @@ cd build/snap/build
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$out/gpu.txt" 2>&1
 
 if [[ $what == tests || $what == all ]]; then
-  GPUPRIM_REQUIRE_GPU=1 ctest --output-on-failure -LE demo -j 4 > "$out/ctest.log" 2>&1
+  GPUPRIM_REQUIRE_GPU=1 ctest --output-on-failure -LE "demo|sanitize" -j 4 > "$out/ctest.log" 2>&1
   tail -5 "$out/ctest.log"
 fi
 
 if [[ $what == sanitize || $what == all ]]; then
-  : > "$out/sanitizer.log"
-  # Test executable, then an optional Catch2 test spec (the sort type sweeps are too long for the
-  # sanitizers in full: one sweep stands for them).
-  runs=("tests/warp/warp_reduce" "tests/block/block_reduce" "tests/device/device_reduce" "tests/scan/scan_warp"
-        "tests/scan/scan_block" "tests/scan/scan_device" "tests/sort/sort_block" "tests/sort/sort_device"
-        "tests/sort/sort_device_types|*32-bit integer keys: every size*")
-  for run in "${runs[@]}"; do
-    t=${run%%|*}
-    spec=()
-    [[ $run == *"|"* ]] && spec=("${run#*|}")
-    [ -x "$t" ] || continue
-    for tool in memcheck racecheck synccheck; do
-      log="$out/san_$(basename "$t")_$tool.log"
-      GPUPRIM_TEST_SMALL=1 GPUPRIM_REQUIRE_GPU=1 timeout 240 compute-sanitizer --tool $tool --error-exitcode 99 \
-        "$t" "${spec[@]}" > "$log" 2>&1
-      rc=$?
-      echo "$t ${spec[*]} $tool rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)" \
-        | tee -a "$out/sanitizer.log"
-      # Keep only the logs of failures, so that $OUT stays small.
-      [[ $rc == 0 ]] && rm -f "$log"
-    done
-  done
+  # Every GPU test under memcheck, racecheck, synccheck and initcheck (ctest label sanitize, built
+  # with GPUPRIM_SANITIZER_TESTS=ON; small sizes). The logs of failing runs land in $OUT.
+  GPUPRIM_REQUIRE_GPU=1 ctest -L sanitize -j 6 --timeout 900 --output-on-failure > "$out/sanitizer.log" 2>&1
+  echo "sanitize rc=$?"
+  grep -E "tests passed|Failed|\*\*\*" "$out/sanitizer.log" | tail -20
 fi
 
 if [[ $what == bench || $what == all ]]; then

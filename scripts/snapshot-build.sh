@@ -2,16 +2,25 @@
 # Builds a copy of the working tree under build/snap (sources in build/snap/src, build in
 # build/snap/build) on this machine, to carry to the GPU machine with the device tool when
 # compiling there is slow. Paths match there because the repository root is /work/main on both.
-# Usage: scripts/snapshot-build.sh   (then carry build/snap; see scripts/gpu-check.sh --prebuilt)
+# The object files are moved aside to build/snap-objs (and back before the next build, so that it
+# is incremental) and the executables stripped, to keep the carried tree small.
+# Usage: scripts/snapshot-build.sh   (then carry build/snap; see scripts/gpu-snapshot-run.sh)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 snap=build/snap
-mkdir -p "$snap/lib"
+objs=build/snap-objs
+mkdir -p "$snap/lib" "$objs"
 rsync -a --delete --exclude /build/ --exclude /.git/ ./ "$snap/src/"
+[ -d "$snap/build" ] && rsync -a "$objs/" "$snap/build/"
 cmake -S "$snap/src" -B "$snap/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DGPUPRIM_BUILD_TESTS=ON -DGPUPRIM_BUILD_BENCHMARKS=ON -DGPUPRIM_BUILD_EXAMPLES=ON >/dev/null
+  -DGPUPRIM_BUILD_TESTS=ON -DGPUPRIM_BUILD_BENCHMARKS=ON -DGPUPRIM_BUILD_EXAMPLES=ON -DGPUPRIM_BUILD_DOCS=OFF \
+  -DGPUPRIM_SANITIZER_TESTS=ON >/dev/null
 cmake --build "$snap/build" -j "$(nproc)" -- -k 0 || echo "snapshot-build: some targets failed to build" >&2
 # Google Benchmark is a shared library on Debian; take it along.
 cp -L /usr/lib/x86_64-linux-gnu/libbenchmark.so.1* "$snap/lib/" 2>/dev/null || true
+rsync -a --prune-empty-dirs --include='*/' --include='*.o' --exclude='*' "$snap/build/" "$objs/"
 find "$snap/build" -name '*.o' -delete
+find "$snap/build" -type f -executable -size +100k | while read -r f; do
+  if file "$f" | grep -q ELF; then strip --strip-unneeded "$f"; fi
+done
 du -sh "$snap"

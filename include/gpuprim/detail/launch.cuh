@@ -153,7 +153,13 @@ template <class Call>
   if (bytes == 0) return call(nullptr, bytes, false);
   void* temp = nullptr;
   e = cudaMallocAsync(&temp, bytes, stream);
-  if (e != cudaSuccess) return e;
+  if (e != cudaSuccess) {
+    // Reported through the return value; cleared so that it does not linger as the thread's
+    // last error (a later launch check would otherwise take it for its own). Running out of
+    // memory is not sticky: the context stays usable.
+    if (e == cudaErrorMemoryAllocation) (void)cudaGetLastError();
+    return e;
+  }
   e = call(temp, bytes, false);
   const cudaError_t freed = cudaFreeAsync(temp, stream);
   return e != cudaSuccess ? e : freed;

@@ -1,0 +1,141 @@
+// Inputs of the reduce and scan fuzz families: integer-valued items (also for float and double)
+// bounded so that every order and grouping of a sum is exact (unsigned sums wrap, exactly), so
+// that gpuprim and CUB must agree bitwise; the operators on both sides.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cuda/functional>
+#include <cuda/std/functional>
+#include <gpuprim/functional.cuh>
+#include <limits>
+#include <type_traits>
+
+#include "fuzz/fuzz_common.cuh"
+
+namespace fuzz {
+
+enum class op_kind { plus, minimum, maximum };
+
+inline const char* op_name(op_kind o) {
+  switch (o) {
+    case op_kind::plus: return "plus";
+    case op_kind::minimum: return "minimum";
+    default: return "maximum";
+  }
+}
+
+template <class T>
+const char* type_name() {
+  if constexpr (std::is_same_v<T, std::uint8_t>)
+    return "uint8";
+  else if constexpr (std::is_same_v<T, std::int32_t>)
+    return "int32";
+  else if constexpr (std::is_same_v<T, std::uint32_t>)
+    return "uint32";
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return "int64";
+  else if constexpr (std::is_same_v<T, float>)
+    return "float";
+  else if constexpr (std::is_same_v<T, double>)
+    return "double";
+  else
+    return "?";
+}
+
+/// The range [lo, hi] of items of In for `count` items combined by `op` in Acc: with plus, any
+/// partial sum stays exact (floats: below 2^digits; signed: no overflow; uint8 into an unsigned
+/// accumulator: also within int, the accumulator of CUB's sums of uint8); with minimum/maximum,
+/// a wide range. Unsigned 32-bit sums may wrap: wrapping is exact and order-independent.
+template <class In, class Acc>
+void value_range(op_kind op, std::size_t count, std::int64_t& lo, std::int64_t& hi) {
+  const double c = static_cast<double>(count < 1 ? 1 : count);
+  auto clamp = [](double limit, double cap) {
+    const double m = std::floor(limit < cap ? limit : cap);
+    return static_cast<std::int64_t>(m < 1 ? 1 : m);
+  };
+  if constexpr (std::is_same_v<In, std::uint8_t>) {
+    lo = 0;
+    hi = op == op_kind::plus ? clamp(2147483647.0 / c, 255) : 255;
+  } else if constexpr (std::is_same_v<In, std::uint32_t>) {
+    lo = 0;
+    hi = std::numeric_limits<std::uint32_t>::max();
+  } else if constexpr (std::is_same_v<In, std::int32_t>) {
+    const std::int64_t m = op == op_kind::plus ? clamp(2147483647.0 / c, 1 << 30) : 2147483647;
+    lo = -m;
+    hi = m;
+  } else if constexpr (std::is_same_v<In, std::int64_t>) {
+    const std::int64_t m = op == op_kind::plus ? clamp(9.2e18 / c, 0x1p40) : (std::int64_t(1) << 62);
+    lo = -m;
+    hi = m;
+  } else {
+    static_assert(std::is_floating_point_v<In>, "value types: uint8, int32, uint32, int64, float, double");
+    const double digits = std::numeric_limits<Acc>::digits;
+    const std::int64_t m =
+        op == op_kind::plus ? clamp(std::ldexp(1.0, int(digits)) / c, 0x1p30) : (std::int64_t(1) << 40);
+    lo = -m;
+    hi = m;
+  }
+}
+
+/// n items of In in [lo, hi] with distribution d (no -0.0: floats come from integers).
+template <class In>
+void fill_values(In* out, std::size_t n, rng& r, distribution d, std::int64_t lo, std::int64_t hi) {
+  switch (d) {
+    case distribution::few_distinct: {
+      const In v[3] = {static_cast<In>(r.between(lo, hi)), static_cast<In>(r.between(lo, hi)),
+                       static_cast<In>(r.between(lo, hi))};
+      for (std::size_t i = 0; i < n; ++i) out[i] = v[r.below(3)];
+      break;
+    }
+    case distribution::all_equal: {
+      const In v = static_cast<In>(r.between(lo, hi));
+      for (std::size_t i = 0; i < n; ++i) out[i] = v;
+      break;
+    }
+    case distribution::ascending:
+    case distribution::descending: {
+      const double span = static_cast<double>(hi) - static_cast<double>(lo);
+      for (std::size_t i = 0; i < n; ++i) {
+        const double f = n > 1 ? static_cast<double>(i) / static_cast<double>(n - 1) : 0.0;
+        const double x = d == distribution::ascending ? f : 1.0 - f;
+        std::int64_t v = lo + static_cast<std::int64_t>(std::floor(x * span));
+        if (v > hi) v = hi;
+        out[i] = static_cast<In>(v);
+      }
+      break;
+    }
+    default:
+      for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<In>(r.between(lo, hi));
+      break;
+  }
+}
+
+inline distribution draw_value_distribution(rng& r) {
+  static const distribution ds[] = {distribution::uniform,   distribution::uniform,   distribution::few_distinct,
+                                    distribution::all_equal, distribution::ascending, distribution::descending};
+  return ds[r.below(6)];
+}
+
+/// gpuprim's operator for o, and CUB's (from libcu++, independent of gpuprim's).
+template <op_kind O>
+auto gpuprim_op() {
+  if constexpr (O == op_kind::plus)
+    return gpuprim::plus{};
+  else if constexpr (O == op_kind::minimum)
+    return gpuprim::minimum{};
+  else
+    return gpuprim::maximum{};
+}
+template <op_kind O>
+auto cub_op() {
+  if constexpr (O == op_kind::plus)
+    return cuda::std::plus<>{};
+  else if constexpr (O == op_kind::minimum)
+    return cuda::minimum<>{};
+  else
+    return cuda::maximum<>{};
+}
+
+}  // namespace fuzz
