@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs, on the GPU machine, a build made here by scripts/snapshot-build.sh and carried along
-# (device tool: carry ["build/snap"]): the whole ctest suite with GPUPRIM_REQUIRE_GPU=1, then
+# (device tool: carry ["build/snap.tar.xz"]): the whole ctest suite with GPUPRIM_REQUIRE_GPU=1, then
 # compute-sanitizer (memcheck, racecheck, synccheck, initcheck) over the GPU tests with bounded sizes, then
 # the benchmarks with JSON output. Everything lands in $OUT (or ./gpu-out).
 # Usage: scripts/gpu-snapshot-run.sh [tests|sanitize|bench|all] [bench names...]
@@ -11,6 +11,8 @@ out=${OUT:-$root/gpu-out}
 mkdir -p "$out"
 what=${1:-all}
 shift || true
+# The build arrives as build/snap.tar.xz (device tool: carry ["build/snap.tar.xz"]).
+if [ ! -d build/snap/build ] && [ -f build/snap.tar.xz ]; then tar -C build -xJf build/snap.tar.xz; fi
 export LD_LIBRARY_PATH=$root/build/snap/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 # The consumer tests re-run the cmake, ninja and g++ paths recorded here.
 for t in cmake ninja; do [ -x /usr/bin/$t ] || ln -sf "$(command -v $t)" /usr/bin/$t; done

@@ -4,13 +4,14 @@
 # compiling there is slow. Paths match there because the repository root is /work/main on both.
 # The object files are moved aside to build/snap-objs (and back before the next build, so that it
 # is incremental) and the executables stripped, to keep the carried tree small.
-# Usage: scripts/snapshot-build.sh   (then carry build/snap; see scripts/gpu-snapshot-run.sh)
+# Usage: scripts/snapshot-build.sh   (then carry build/snap.tar.xz; see scripts/gpu-snapshot-run.sh)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 snap=build/snap
 objs=build/snap-objs
 mkdir -p "$snap/lib" "$objs"
-rsync -a --delete --exclude /build/ --exclude /.git/ ./ "$snap/src/"
+# Checksums, not times: a source changed since the last build gets a new mtime there.
+rsync -rlpc --delete --exclude /build/ --exclude /.git/ ./ "$snap/src/"
 [ -d "$snap/build" ] && rsync -a "$objs/" "$snap/build/"
 cmake -S "$snap/src" -B "$snap/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
   -DGPUPRIM_BUILD_TESTS=ON -DGPUPRIM_BUILD_BENCHMARKS=ON -DGPUPRIM_BUILD_EXAMPLES=ON -DGPUPRIM_BUILD_DOCS=OFF \
@@ -23,4 +24,6 @@ find "$snap/build" -name '*.o' -delete
 find "$snap/build" -type f -executable -size +100k | while read -r f; do
   if file "$f" | grep -q ELF; then strip --strip-unneeded "$f"; fi
 done
-du -sh "$snap"
+# One compressed file to carry (the device tool carries at most 64 MiB).
+tar -C build -cf - snap | xz -T0 -6 > build/snap.tar.xz
+du -sh "$snap" build/snap.tar.xz
