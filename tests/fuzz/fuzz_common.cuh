@@ -121,75 +121,48 @@ enum class call_form { workspace, workspace_oversized, workspace_misaligned, all
 // ---------------------------------------------------------------------------------------------
 // Grow-only buffers, reused across configs (allocation would dominate small configs)
 
-class device_buffer {
+/// A grow-only buffer from `Alloc` (cudaMalloc or cudaMallocHost, with the matching free): at
+/// least `bytes` (and 256) bytes, 256-byte aligned; nullptr when the allocation fails (with no
+/// error left behind). It grows by half again at least, or to exactly `bytes` if that fails.
+template <cudaError_t (*Alloc)(void**, std::size_t), cudaError_t (*Free)(void*)>
+class grow_only_buffer {
  public:
-  device_buffer() = default;
-  device_buffer(const device_buffer&) = delete;
-  device_buffer& operator=(const device_buffer&) = delete;
-  ~device_buffer() { release(); }
-  /// At least `bytes` (and 256) bytes, 256-byte aligned; nullptr when cudaMalloc fails.
+  grow_only_buffer() = default;
+  grow_only_buffer(const grow_only_buffer&) = delete;
+  grow_only_buffer& operator=(const grow_only_buffer&) = delete;
+  ~grow_only_buffer() { release(); }
   void* get(std::size_t bytes) {
     if (bytes < 256) bytes = 256;
     if (bytes > capacity_) {
       release();
       const std::size_t grown = capacity_ + capacity_ / 2;
-      const std::size_t want = bytes > grown ? bytes : grown;
-      if (cudaMalloc(&ptr_, want) != cudaSuccess) {
-        (void)cudaGetLastError();
-        if (cudaMalloc(&ptr_, bytes) != cudaSuccess) {
-          (void)cudaGetLastError();
-          ptr_ = nullptr;
-          return nullptr;
+      for (std::size_t want : {bytes > grown ? bytes : grown, bytes}) {
+        if (Alloc(&ptr_, want) == cudaSuccess) {
+          capacity_ = want;
+          return ptr_;
         }
-        capacity_ = bytes;
-      } else {
-        capacity_ = want;
-      }
-    }
-    return ptr_;
-  }
-
- private:
-  void release() {
-    if (ptr_ != nullptr) (void)cudaFree(ptr_);
-    ptr_ = nullptr;
-    capacity_ = 0;
-  }
-  void* ptr_ = nullptr;
-  std::size_t capacity_ = 0;
-};
-
-class pinned_buffer {
- public:
-  pinned_buffer() = default;
-  pinned_buffer(const pinned_buffer&) = delete;
-  pinned_buffer& operator=(const pinned_buffer&) = delete;
-  ~pinned_buffer() { release(); }
-  void* get(std::size_t bytes) {
-    if (bytes < 256) bytes = 256;
-    if (bytes > capacity_) {
-      release();
-      const std::size_t grown = capacity_ + capacity_ / 2;
-      const std::size_t want = bytes > grown ? bytes : grown;
-      if (cudaMallocHost(&ptr_, want) != cudaSuccess) {
         (void)cudaGetLastError();
         ptr_ = nullptr;
-        return nullptr;
       }
-      capacity_ = want;
+      return nullptr;
     }
     return ptr_;
   }
 
  private:
   void release() {
-    if (ptr_ != nullptr) (void)cudaFreeHost(ptr_);
+    if (ptr_ != nullptr) (void)Free(ptr_);
     ptr_ = nullptr;
     capacity_ = 0;
   }
   void* ptr_ = nullptr;
   std::size_t capacity_ = 0;
 };
+
+inline cudaError_t malloc_device(void** p, std::size_t bytes) { return cudaMalloc(p, bytes); }
+inline cudaError_t malloc_pinned(void** p, std::size_t bytes) { return cudaMallocHost(p, bytes); }
+using device_buffer = grow_only_buffer<malloc_device, cudaFree>;
+using pinned_buffer = grow_only_buffer<malloc_pinned, cudaFreeHost>;
 
 /// Device buffers: inputs, gpuprim's outputs, CUB's outputs, both workspaces.
 enum device_slot {
@@ -474,6 +447,27 @@ inline void* prepare_workspace(context& ctx, const workspace_choice& w, std::siz
   if (base == nullptr) return nullptr;
   if (cudaMemsetAsync(base, garbage, total, ctx.setup) != cudaSuccess) return nullptr;
   return base + w.skew_bytes;
+}
+
+/// The workspace form of the call under test: the size query `call(nullptr, bytes)` (which must
+/// not report 0 bytes), a workspace prepared as `w` says and filled with `garbage`, the setup
+/// stream drained, then `call(temp, bytes)`, whose result lands in `e`. False, with the problem
+/// recorded in `res`, when it could not get as far as the call.
+template <class Call>
+bool call_workspace_form(context& ctx, const workspace_choice& w, unsigned char garbage, result& res, Call&& call,
+                         cudaError_t& e) {
+  std::size_t bytes = 0;
+  if (cuda_failed(res, call(nullptr, bytes), "gpuprim size query")) return false;
+  if (bytes == 0) res.problems.push_back("the size query reported 0 bytes");
+  std::size_t pass_bytes = 0;
+  void* temp = prepare_workspace(ctx, w, bytes, garbage, pass_bytes);
+  if (temp == nullptr) {
+    res.problems.push_back("workspace could not be allocated");
+    return false;
+  }
+  if (cuda_failed(res, cudaStreamSynchronize(ctx.setup), "setup")) return false;
+  e = call(temp, pass_bytes);
+  return true;
 }
 
 /// Items before the first 16-byte boundary of an array `offset` items into a 256-byte aligned

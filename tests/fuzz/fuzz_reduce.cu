@@ -90,25 +90,15 @@ result reduce_case(context& ctx, rng& r, algorithm a) {
                                   : gpuprim::reduce(call_in, out.out, n, init, op, st.stream);
     }
   } else {
-    std::size_t bytes = 0;
-    e = is_sum ? gpuprim::sum(nullptr, bytes, call_in, out.out, n, st.stream)
-               : gpuprim::reduce(nullptr, bytes, call_in, out.out, n, init, op, st.stream);
-    if (cuda_failed(res, e, "gpuprim size query")) return res;
-    if (bytes == 0) res.problems.push_back("the size query reported 0 bytes");
-    std::size_t pass_bytes = 0;
-    void* temp = prepare_workspace(ctx, w, bytes, static_cast<unsigned char>(~poison), pass_bytes);
-    if (temp == nullptr) {
-      res.problems.push_back("workspace could not be allocated");
-      return res;
-    }
-    if (cuda_failed(res, cudaStreamSynchronize(ctx.setup), "setup")) return res;
-    if (is_sum) {
-      e = default_stream_argument ? gpuprim::sum(temp, pass_bytes, call_in, out.out, n)
-                                  : gpuprim::sum(temp, pass_bytes, call_in, out.out, n, st.stream);
-    } else {
-      e = default_stream_argument ? gpuprim::reduce(temp, pass_bytes, call_in, out.out, n, init, op)
-                                  : gpuprim::reduce(temp, pass_bytes, call_in, out.out, n, init, op, st.stream);
-    }
+    auto workspace_call = [&](void* temp, std::size_t& bytes) -> cudaError_t {
+      if (is_sum) {
+        return default_stream_argument ? gpuprim::sum(temp, bytes, call_in, out.out, n)
+                                       : gpuprim::sum(temp, bytes, call_in, out.out, n, st.stream);
+      }
+      return default_stream_argument ? gpuprim::reduce(temp, bytes, call_in, out.out, n, init, op)
+                                     : gpuprim::reduce(temp, bytes, call_in, out.out, n, init, op, st.stream);
+    };
+    if (!call_workspace_form(ctx, w, static_cast<unsigned char>(~poison), res, workspace_call, e)) return res;
   }
   if (cuda_failed(res, e, "gpuprim call")) return res;
   if (cuda_failed(res, ctx.wait(st.stream, res.config), "gpuprim execution")) return res;

@@ -128,18 +128,8 @@ result scan_case(context& ctx, rng& r) {
     } else {
       e = gpuprim::inclusive_scan(call_in, call_out, n, op, s);
     }
-  } else {
-    std::size_t bytes = 0;
-    if (cuda_failed(res, workspace_call(nullptr, bytes), "gpuprim size query")) return res;
-    if (bytes == 0) res.problems.push_back("the size query reported 0 bytes");
-    std::size_t pass_bytes = 0;
-    void* temp = prepare_workspace(ctx, w, bytes, static_cast<unsigned char>(~poison), pass_bytes);
-    if (temp == nullptr) {
-      res.problems.push_back("workspace could not be allocated");
-      return res;
-    }
-    if (cuda_failed(res, cudaStreamSynchronize(ctx.setup), "setup")) return res;
-    e = workspace_call(temp, pass_bytes);
+  } else if (!call_workspace_form(ctx, w, static_cast<unsigned char>(~poison), res, workspace_call, e)) {
+    return res;
   }
   if (cuda_failed(res, e, "gpuprim call")) return res;
   if (cuda_failed(res, ctx.wait(s, res.config), "gpuprim execution")) return res;

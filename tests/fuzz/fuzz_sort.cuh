@@ -414,20 +414,11 @@ result sort_case(context& ctx, rng& r) {
     e = gpuprim_sort_allocating<Descending, Key, Value>(call_k_in, call_k_out, call_v_in, call_v_out, n, begin_bit,
                                                         end_bit, st.stream, defaults);
   } else {
-    std::size_t bytes = 0;
-    e = gpuprim_sort<Descending, Key, Value>(nullptr, bytes, call_k_in, call_k_out, call_v_in, call_v_out, n, begin_bit,
-                                             end_bit, st.stream, defaults);
-    if (cuda_failed(res, e, "gpuprim size query")) return res;
-    if (bytes == 0) res.problems.push_back("the size query reported 0 bytes");
-    std::size_t pass_bytes = 0;
-    void* temp = prepare_workspace(ctx, w, bytes, static_cast<unsigned char>(~poison), pass_bytes);
-    if (temp == nullptr) {
-      res.problems.push_back("workspace could not be allocated");
-      return res;
-    }
-    if (cuda_failed(res, cudaStreamSynchronize(ctx.setup), "setup")) return res;
-    e = gpuprim_sort<Descending, Key, Value>(temp, pass_bytes, call_k_in, call_k_out, call_v_in, call_v_out, n,
-                                             begin_bit, end_bit, st.stream, defaults);
+    auto workspace_call = [&](void* temp, std::size_t& bytes) {
+      return gpuprim_sort<Descending, Key, Value>(temp, bytes, call_k_in, call_k_out, call_v_in, call_v_out, n,
+                                                  begin_bit, end_bit, st.stream, defaults);
+    };
+    if (!call_workspace_form(ctx, w, static_cast<unsigned char>(~poison), res, workspace_call, e)) return res;
   }
   if (cuda_failed(res, e, "gpuprim call")) return res;
   if (cuda_failed(res, ctx.wait(st.stream, res.config), "gpuprim execution")) return res;
