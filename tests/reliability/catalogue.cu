@@ -143,11 +143,7 @@ job make_job(algo a, std::size_t n, std::uint64_t seed) {
     case algo::exclusive_sum_i64: {
       const auto v = draw<long long>(n, rng, [](std::uint64_t r) { return (long long)(r >> 23) - (1ll << 40); });
       std::vector<long long> e(n);
-      long long s = 0;
-      for (std::size_t i = 0; i < n; ++i) {
-        e[i] = s;
-        s += v[i];
-      }
+      std::exclusive_scan(v.begin(), v.end(), e.begin(), 0ll);
       j.in = bytes_of(v);
       j.expect = bytes_of(e);
       break;
@@ -163,11 +159,7 @@ job make_job(algo a, std::size_t n, std::uint64_t seed) {
     case algo::exclusive_scan_u32: {
       const auto v = draw<std::uint32_t>(n, rng, [](std::uint64_t r) { return std::uint32_t(r >> 7); });
       std::vector<std::uint32_t> e(n);
-      std::uint32_t s = 7;
-      for (std::size_t i = 0; i < n; ++i) {
-        e[i] = s;
-        s += v[i];
-      }
+      std::exclusive_scan(v.begin(), v.end(), e.begin(), std::uint32_t(7));  // wraps in uint32
       j.in = bytes_of(v);
       j.expect = bytes_of(e);
       break;
