@@ -64,30 +64,50 @@ GPUPRIM_DEVICE void relaxed_store(unsigned* p, unsigned v) {
 #endif
 }
 
-/// Tile states for values of at most 4 bytes: status (high half) and value (low half) in one
-/// 64-bit word, written and read in one access, so a reader always sees a matching pair.
+/// Tile states for values of at most 16 bytes: the value cut into 32-bit pieces, each stored
+/// beside a copy of the status in its own 64-bit word. Every word is written and read in one
+/// single-copy-atomic access; a reader accepts the value only when all its words carry the same
+/// status. Each status is published once per tile after the reset, so words that agree come from
+/// one publication: no fence is needed on either side. Words that disagree (the reader saw a
+/// publication half done) read as invalid, and the look-back polls again.
 template <class T>
-struct packed_tile_states {
-  static_assert(sizeof(T) <= 4, "packed tile states hold values of at most 4 bytes");
-  static constexpr std::size_t status_bytes_per_tile = sizeof(unsigned long long);
+struct tagged_tile_states {
+  static constexpr int words_per_tile = static_cast<int>((sizeof(T) + 3) / 4);
+  static_assert(words_per_tile <= 4, "tagged tile states hold values of at most 16 bytes");
+  static constexpr std::size_t status_bytes_per_tile = words_per_tile * sizeof(unsigned long long);
   static constexpr std::size_t value_bytes_per_tile = 0;
 
   unsigned long long* words;
 
-  GPUPRIM_DEVICE void reset(unsigned tile) const { words[tile] = status_invalid; }
+  GPUPRIM_DEVICE void reset(unsigned tile) const {
+#pragma unroll
+    for (int w = 0; w < words_per_tile; ++w) words[std::size_t(tile) * words_per_tile + w] = status_invalid;
+  }
 
   GPUPRIM_DEVICE void publish(unsigned tile, tile_status status, const T& value) const {
-    unsigned bits = 0;
-    std::memcpy(&bits, &value, sizeof(T));
-    relaxed_store(words + tile, (static_cast<unsigned long long>(status) << 32) | bits);
+    unsigned pieces[words_per_tile] = {};
+    std::memcpy(pieces, &value, sizeof(T));
+    const unsigned long long tag = static_cast<unsigned long long>(status) << 32;
+#pragma unroll
+    for (int w = 0; w < words_per_tile; ++w) relaxed_store(words + std::size_t(tile) * words_per_tile + w, tag | pieces[w]);
   }
 
   /// The tile's status; `value` is set unless the status is invalid.
   GPUPRIM_DEVICE tile_status load(unsigned tile, T& value) const {
-    const unsigned long long word = relaxed_load(words + tile);
-    const unsigned bits = static_cast<unsigned>(word);
-    std::memcpy(&value, &bits, sizeof(T));
-    return static_cast<tile_status>(word >> 32);
+    unsigned long long word[words_per_tile];
+#pragma unroll
+    for (int w = 0; w < words_per_tile; ++w) word[w] = relaxed_load(words + std::size_t(tile) * words_per_tile + w);
+    const auto status = static_cast<tile_status>(word[0] >> 32);
+    unsigned pieces[words_per_tile];
+    bool agree = true;
+#pragma unroll
+    for (int w = 0; w < words_per_tile; ++w) {
+      agree = agree && static_cast<tile_status>(word[w] >> 32) == status;
+      pieces[w] = static_cast<unsigned>(word[w]);
+    }
+    if (!agree) return status_invalid;
+    std::memcpy(&value, pieces, sizeof(T));
+    return status;
   }
 };
 
@@ -124,52 +144,70 @@ struct split_tile_states {
 };
 
 template <class T>
-using tile_states_t = std::conditional_t<sizeof(T) <= 4, packed_tile_states<T>, split_tile_states<T>>;
+using tile_states_t = std::conditional_t<sizeof(T) <= 16, tagged_tile_states<T>, split_tile_states<T>>;
+
+/// Predecessors one look-back round inspects: 32 lanes x this many, loaded together. At the H200's
+/// tile rate a predecessor publishes its inclusive prefix some 40-60 tiles back by the time a
+/// round trip to L2 returns, so a window of 32 would never see one and the chain would run at 32
+/// tiles per round trip.
+inline constexpr int lookback_window_chunks = 4;
 
 /// The exclusive prefix of `tile` (> 0): every earlier tile's items reduced in order (including
 /// the scan's init, which tile 0 folds into its prefix). All 32 lanes of one warp call it; the
 /// result reaches every lane. `filler` is any value (lanes without a predecessor hold it).
 template <class States, class T, class Op>
 GPUPRIM_DEVICE T look_back(const States& states, unsigned tile, Op op, const T& filler) {
+  constexpr int chunks = lookback_window_chunks;
   const int lane = static_cast<int>(lane_id());
   T exclusive = filler;
   bool have_exclusive = false;
-  long long newest = static_cast<long long>(tile) - 1;  // lane 0's tile; lane l looks at newest - l
+  long long newest = static_cast<long long>(tile) - 1;  // chunk 0, lane 0; chunk k, lane l: newest - 32k - l
   for (;;) {
-    // Load the window. Lanes before tile 0 act as PREFIX: tile 0 is a PREFIX at a lower lane, so
-    // they never enter the reduction below.
-    const long long predecessor = newest - lane;
-    T value = filler;
-    tile_status status = predecessor >= 0 ? states.load(static_cast<unsigned>(predecessor), value) : status_prefix;
-
-    // Wait until the window up to its first PREFIX (lowest lane) holds no invalid tile; lanes
-    // past that PREFIX are not needed and may stay invalid.
-    unsigned prefixes;
-    unsigned sleep_ns = lookback_first_sleep_ns;
-    for (;;) {
-      prefixes = __ballot_sync(full_warp_mask, status == status_prefix);
-      const unsigned needed = prefixes == 0 ? full_warp_mask : prefixes ^ (prefixes - 1);
-      if ((__ballot_sync(full_warp_mask, status == status_invalid) & needed) == 0) break;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-      __nanosleep(sleep_ns);
-#endif
-      sleep_ns = sleep_ns * 2 < lookback_max_sleep_ns ? sleep_ns * 2 : lookback_max_sleep_ns;
-      if (status == status_invalid) status = states.load(static_cast<unsigned>(predecessor), value);
-    }
-
-    // Reduce lanes [0, last] in tile order: a higher lane holds an older tile, so it is the left
-    // operand. After the step of `offset`, lane l holds lanes [l, l + 2 * offset) (up to `last`).
-    const int last = prefixes == 0 ? 31 : __ffs(prefixes) - 1;
+    // Load the whole window at once. Lanes before tile 0 act as PREFIX: tile 0 is a PREFIX at a
+    // lower lane of the same or an earlier chunk, so they never enter a reduction.
+    T value[chunks];
+    tile_status status[chunks];
 #pragma unroll
-    for (int offset = 1; offset < 32; offset *= 2) {
-      const T older = shfl_down(value, offset);
-      if (lane + offset <= last) value = static_cast<T>(op(older, value));
+    for (int k = 0; k < chunks; ++k) {
+      const long long predecessor = newest - 32 * k - lane;
+      value[k] = filler;
+      status[k] = predecessor >= 0 ? states.load(static_cast<unsigned>(predecessor), value[k]) : status_prefix;
     }
-    const T window = shfl_idx(value, 0);
-    exclusive = have_exclusive ? static_cast<T>(op(window, exclusive)) : window;
-    have_exclusive = true;
-    if (prefixes != 0) return exclusive;
-    newest -= 32;  // the whole window was aggregates: look further back
+
+#pragma unroll
+    for (int k = 0; k < chunks; ++k) {
+      const long long predecessor = newest - 32 * k - lane;
+      // Wait until the chunk up to its first PREFIX (lowest lane) holds no invalid tile; lanes
+      // past that PREFIX are not needed and may stay invalid.
+      unsigned prefixes;
+      unsigned sleep_ns = lookback_first_sleep_ns;
+      for (;;) {
+        prefixes = __ballot_sync(full_warp_mask, status[k] == status_prefix);
+        const unsigned needed = prefixes == 0 ? full_warp_mask : prefixes ^ (prefixes - 1);
+        if ((__ballot_sync(full_warp_mask, status[k] == status_invalid) & needed) == 0) break;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+        __nanosleep(sleep_ns);
+#endif
+        sleep_ns = sleep_ns * 2 < lookback_max_sleep_ns ? sleep_ns * 2 : lookback_max_sleep_ns;
+        if (status[k] == status_invalid) status[k] = states.load(static_cast<unsigned>(predecessor), value[k]);
+      }
+
+      // Reduce lanes [0, last] in tile order: a higher lane holds an older tile, so it is the
+      // left operand. After the step of `offset`, lane l holds lanes [l, l + 2 * offset) (up to
+      // `last`).
+      const int last = prefixes == 0 ? 31 : __ffs(prefixes) - 1;
+      T v = value[k];
+#pragma unroll
+      for (int offset = 1; offset < 32; offset *= 2) {
+        const T older = shfl_down(v, offset);
+        if (lane + offset <= last) v = static_cast<T>(op(older, v));
+      }
+      const T window = shfl_idx(v, 0);
+      exclusive = have_exclusive ? static_cast<T>(op(window, exclusive)) : window;
+      have_exclusive = true;
+      if (prefixes != 0) return exclusive;
+    }
+    newest -= 32 * chunks;  // the whole window was aggregates: look further back
   }
 }
 

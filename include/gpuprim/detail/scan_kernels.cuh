@@ -57,7 +57,7 @@ scan_plan make_scan_plan(std::size_t n) {
 
 template <class AccT>
 tile_states_t<AccT> make_tile_states(void* const (&parts)[3]) {
-  if constexpr (sizeof(AccT) <= 4) {
+  if constexpr (sizeof(AccT) <= 16) {
     return {static_cast<unsigned long long*>(parts[scan_plan::status_part])};
   } else {
     return {static_cast<unsigned*>(parts[scan_plan::status_part]), static_cast<AccT*>(parts[scan_plan::aggregates_part]),
@@ -98,8 +98,18 @@ __global__ void __launch_bounds__(scan_init_threads) scan_init_kernel(States sta
   if (tile < tiles) states.reset(tile);
 }
 
+/// Blocks per SM the scan kernel is compiled for (its register cap): striped tiles of 256 threads
+/// get 4 (64 registers) for accumulators of up to 4 bytes and 3 (80) for 8 bytes; other tiles
+/// what the compiler picks. H200: the cap gave i32 2^28 757 us instead of 778 (3 blocks).
 template <class Shape, class Params>
-__global__ void __launch_bounds__(Shape::block_threads) scan_kernel(const Params params) {
+inline constexpr int scan_min_blocks_per_sm =
+    !scan_tile<Shape, Params>::striped || Shape::block_threads != 256 ? 1
+    : sizeof(typename Params::acc_type) <= 4                           ? 4
+    : sizeof(typename Params::acc_type) <= 8                           ? 3
+                                                                       : 1;
+
+template <class Shape, class Params>
+__global__ void __launch_bounds__(Shape::block_threads, (scan_min_blocks_per_sm<Shape, Params>)) scan_kernel(const Params params) {
   using tile_t = scan_tile<Shape, Params>;
   __shared__ typename tile_t::temp_storage storage;
   tile_t(storage, params).process(blockIdx.x);

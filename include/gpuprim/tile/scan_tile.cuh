@@ -80,14 +80,27 @@ class scan_tile {
   static constexpr bool vector_loads = std::is_pointer_v<InputIt> && in_vector > 1 && items_per_thread % in_vector == 0;
   static constexpr bool vector_stores = std::is_pointer_v<OutputIt> && out_vector > 1 && items_per_thread % out_vector == 0;
   static constexpr int load_granule = vector_loads ? in_vector : 1;
+  /// Striped tiles: both sides move 16-byte vectors of the same item count. Each lane keeps the
+  /// vectors it loaded (warp-striped), the warps scan across lanes and no exchange through shared
+  /// memory is needed. Other tiles are made blocked through shared memory for the block scan.
+  static constexpr bool striped = vector_loads && vector_stores && in_vector == out_vector;
 
-  struct temp_storage {
+ private:
+  static constexpr int warps = block_threads / 32;
+  struct exchange_storage {
     union {
       typename load_exchange_t::temp_storage load;
       typename store_exchange_t::temp_storage store;
     } exchange;
     typename block_scan_t::temp_storage scan;
   };
+  struct striped_storage {
+    uninitialized_array<AccT, warps> warp_aggregates;  // each warp's items reduced
+    uninitialized_array<AccT, warps> warp_prefixes;    // everything before each warp's items
+  };
+
+ public:
+  using temp_storage = std::conditional_t<striped, striped_storage, exchange_storage>;
 
   GPUPRIM_DEVICE scan_tile(temp_storage& storage, const Params& params) : storage_(storage), p_(params) {}
 
@@ -101,11 +114,15 @@ class scan_tile {
     const std::size_t rest = p_.n - base;
     const int valid = rest < std::size_t(tile_items) ? int(rest) : tile_items;
 
-    AccT items[items_per_thread];
-    load(base, valid, items);
-    scan(tile, items);
-    __syncthreads();  // every warp has read the load exchange, which the store exchange overwrites
-    store(base, valid, items);
+    if constexpr (striped) {
+      process_striped(tile, base, valid);
+    } else {
+      AccT items[items_per_thread];
+      load(base, valid, items);
+      scan(tile, items);
+      __syncthreads();  // every warp has read the load exchange, which the store exchange overwrites
+      store(base, valid, items);
+    }
   }
 
  private:
@@ -154,6 +171,123 @@ class scan_tile {
         const int k = first + (j * 32 + lane) * G + e;
         raw[j * G + e] = k < valid ? static_cast<input_t>(p_.in[base + k]) : filler;
       }
+    }
+  }
+
+  // ---- striped tiles: warp-striped vectors scanned in place ------------------------------------
+  //
+  // Lane l of warp w holds vectors j = 0..J-1: items first(w) + (j * 32 + l) * G + [0, G). In
+  // item order the tile is: warps, then chunks j, then lanes, then the G items of a vector. Every
+  // combination below keeps that order, so a non-commutative operator gets the ordered result.
+  // Only the first item of an inclusive scan (tile 0, no head) has nothing before it: `has_*`.
+
+  GPUPRIM_DEVICE void process_striped(unsigned tile, std::size_t base, int valid) {
+    constexpr int G = in_vector;
+    constexpr int J = items_per_thread / G;
+    const int lane = static_cast<int>(threadIdx.x) % 32;
+    const int warp = static_cast<int>(threadIdx.x) / 32;
+    const int first = warp * warp_items;
+
+    AccT x[items_per_thread];  // x[j * G + e]
+    {
+      input_t raw[items_per_thread];
+      load_warp_striped(base, valid, raw);
+#pragma unroll
+      for (int i = 0; i < items_per_thread; ++i) x[i] = static_cast<AccT>(raw[i]);
+    }
+    // Each vector scanned on its own, then the vector totals across the lanes of each chunk.
+    AccT lane_inclusive[J];
+#pragma unroll
+    for (int j = 0; j < J; ++j) {
+#pragma unroll
+      for (int e = 1; e < G; ++e) x[j * G + e] = static_cast<AccT>(p_.op(x[j * G + e - 1], x[j * G + e]));
+      warp_scan<AccT>{}.inclusive_scan(x[j * G + G - 1], lane_inclusive[j], p_.op);
+    }
+    // The warp's total, chunk by chunk.
+    AccT warp_total = shfl_idx(lane_inclusive[0], 31);
+#pragma unroll
+    for (int j = 1; j < J; ++j) warp_total = static_cast<AccT>(p_.op(warp_total, shfl_idx(lane_inclusive[j], 31)));
+    if (lane == 0) storage_.warp_aggregates[warp] = warp_total;
+
+    // Warp 0 of tile 0 handles the head first (its prefix is init, then the head).
+    AccT first_prefix = warp_total;  // a placeholder elsewhere
+    if (tile == 0 && threadIdx.x < 32) {
+      if constexpr (inclusive) {
+        if (p_.head > 0) first_prefix = scan_head();
+      } else {
+        first_prefix = first_tile_prefix();
+      }
+    }
+    const bool has_tile_prefix = !inclusive || tile > 0 || p_.head > 0;
+    __syncthreads();
+    if (warp == 0) striped_block_prefixes(tile, first_prefix, has_tile_prefix);
+    __syncthreads();
+
+    // Everything before chunk j of this warp: the warp's prefix, then the earlier chunks.
+    bool has_prefix = warp > 0 || has_tile_prefix;
+    AccT chunk_prefix = storage_.warp_prefixes[warp];
+#pragma unroll
+    for (int j = 0; j < J; ++j) {
+      const AccT chunk_total = shfl_idx(lane_inclusive[j], 31);
+      const AccT lane_exclusive = shfl_up(lane_inclusive[j], 1);
+      // Everything before this lane's vector.
+      AccT before = chunk_prefix;
+      if (lane > 0) before = has_prefix ? static_cast<AccT>(p_.op(chunk_prefix, lane_exclusive)) : lane_exclusive;
+      output_t out[G];
+#pragma unroll
+      for (int e = 0; e < G; ++e) {
+        AccT r;
+        if constexpr (inclusive) {
+          const bool has_before = has_prefix || lane > 0;
+          r = has_before ? static_cast<AccT>(p_.op(before, x[j * G + e])) : x[j * G + e];
+        } else {
+          r = e == 0 ? before : static_cast<AccT>(p_.op(before, x[j * G + e - 1]));
+        }
+        out[e] = static_cast<output_t>(r);
+      }
+      store_vector(base + first + (j * 32 + lane) * G, valid - first - (j * 32 + lane) * G, out);
+      chunk_prefix = has_prefix ? static_cast<AccT>(p_.op(chunk_prefix, chunk_total)) : chunk_total;
+      has_prefix = true;
+    }
+  }
+
+  // Warp 0: every warp's prefix into shared memory, after the tile's own prefix (published, or
+  // found by looking back). Lanes past the last warp duplicate warp 0; nothing reads their result.
+  GPUPRIM_DEVICE void striped_block_prefixes(unsigned tile, const AccT& first_prefix, bool has_tile_prefix) {
+    const int lane = static_cast<int>(threadIdx.x);
+    const AccT total = storage_.warp_aggregates[lane < warps ? lane : 0];
+    AccT through;
+    warp_scan<AccT>{}.inclusive_scan(total, through, p_.op);
+    const AccT aggregate = shfl_idx(through, warps - 1);
+    const AccT before_lane = shfl_up(through, 1);
+    AccT prefix = aggregate;  // a placeholder without a tile prefix
+    if (has_tile_prefix) {
+      prefix = tile_prefix_op{p_, tile, first_prefix}(aggregate);
+    } else if (lane == 0 && p_.tiles > 1) {
+      // Nothing comes before tile 0: its aggregate is its inclusive prefix.
+      wait_for_previous_grid();  // the tile states were reset by the kernel before this one
+      p_.states.publish(0, status_prefix, aggregate);
+    }
+    if (lane < warps) {
+      AccT warp_prefix = prefix;
+      if (lane > 0) warp_prefix = has_tile_prefix ? static_cast<AccT>(p_.op(prefix, before_lane)) : before_lane;
+      storage_.warp_prefixes[lane] = warp_prefix;
+    }
+  }
+
+  // One lane's vector of G items at output index `at`, of which `valid` (possibly <= 0, or more
+  // than G) are inside the input. Full vectors of an aligned output are one 16-byte store.
+  template <int G>
+  GPUPRIM_DEVICE void store_vector(std::size_t at, int valid, const output_t (&values)[G]) {
+    if (p_.vector_store && valid >= G) {
+      uint4 v;
+      std::memcpy(&v, values, sizeof(v));
+      *reinterpret_cast<uint4*>(p_.out + at) = v;  // 16-byte aligned
+      return;
+    }
+#pragma unroll
+    for (int e = 0; e < G; ++e) {
+      if (e < valid) p_.out[at + e] = values[e];
     }
   }
 
