@@ -13,14 +13,13 @@
 
 #include "config.cuh"
 #include "l2_access.cuh"
-#include "launch.cuh"
 #include "shuffle.cuh"
 
 GPUPRIM_NAMESPACE_BEGIN
 namespace detail {
 
 enum tile_status : unsigned {
-  status_invalid = 0,    // nothing published yet (the init kernel writes this)
+  status_invalid = 0,    // nothing published yet (all zero bits: a memset resets the states)
   status_aggregate = 1,  // the value is the tile's own aggregate
   status_prefix = 2,     // the value is the reduction of every item up to and including the tile
 };
@@ -79,11 +78,6 @@ struct tagged_tile_states {
 
   unsigned long long* words;
 
-  GPUPRIM_DEVICE void reset(unsigned tile) const {
-#pragma unroll
-    for (int w = 0; w < words_per_tile; ++w) words[std::size_t(tile) * words_per_tile + w] = status_invalid;
-  }
-
   GPUPRIM_DEVICE void publish(unsigned tile, tile_status status, const T& value) const {
     unsigned pieces[words_per_tile] = {};
     std::memcpy(pieces, &value, sizeof(T));
@@ -123,8 +117,6 @@ struct split_tile_states {
   unsigned* statuses;
   T* aggregates;
   T* prefixes;
-
-  GPUPRIM_DEVICE void reset(unsigned tile) const { statuses[tile] = status_invalid; }
 
   GPUPRIM_DEVICE void publish(unsigned tile, tile_status status, const T& value) const {
     l2_store((status == status_aggregate ? aggregates : prefixes) + tile, value);
@@ -220,7 +212,6 @@ struct lookback_prefix_op {
   Op op;
 
   GPUPRIM_DEVICE T operator()(const T& aggregate) const {
-    wait_for_previous_grid();  // the tile states were reset by the kernel before this one
     const bool leader = lane_id() == 0;
     if (leader) states.publish(tile, status_aggregate, aggregate);
     const T exclusive = look_back(states, tile, op, aggregate);

@@ -95,7 +95,9 @@ struct radix_key {
   /// -0.0 to high_bit. Either way both become high_bit.)
   GPUPRIM_HOST_DEVICE static bits_t digit_bits(bits_t ordered) {
     if constexpr (is_float) {
-      return ordered == static_cast<bits_t>(high_bit - 1) ? high_bit : ordered;
+      // Branch-free (add the comparison): the select form made nvcc keep more registers in the
+      // onesweep kernel and spill 180 bytes (f32 2^28 on the H200: 8.09 ms; this form 7.43 ms).
+      return static_cast<bits_t>(ordered + static_cast<bits_t>(ordered == static_cast<bits_t>(high_bit - 1)));
     } else {
       return ordered;
     }

@@ -265,7 +265,6 @@ class scan_tile {
       prefix = tile_prefix_op{p_, tile, first_prefix}(aggregate);
     } else if (lane == 0 && p_.tiles > 1) {
       // Nothing comes before tile 0: its aggregate is its inclusive prefix.
-      wait_for_previous_grid();  // the tile states were reset by the kernel before this one
       p_.states.publish(0, status_prefix, aggregate);
     }
     if (lane < warps) {
@@ -301,7 +300,6 @@ class scan_tile {
         AccT aggregate;
         block.inclusive_scan(items, items, p_.op, aggregate);
         if (threadIdx.x == 0 && p_.tiles > 1) {
-          wait_for_previous_grid();  // the tile states were reset by the kernel before this one
           p_.states.publish(0, status_prefix, aggregate);
         }
         return;
@@ -328,7 +326,6 @@ class scan_tile {
     GPUPRIM_DEVICE AccT operator()(const AccT& aggregate) const {
       if (tile > 0) return lookback_prefix_op<states_t, AccT, Op>{p.states, tile, p.op}(aggregate);
       if (lane_id() == 0 && p.tiles > 1) {
-        wait_for_previous_grid();  // the tile states were reset by the kernel before this one
         p.states.publish(0, status_prefix, static_cast<AccT>(p.op(first_prefix, aggregate)));
       }
       return first_prefix;
