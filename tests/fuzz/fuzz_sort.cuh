@@ -275,8 +275,11 @@ result sort_case(context& ctx, rng& r) {
       std::size_t(gpuprim::detail::single_block_small<Key, lib_value>::tile_items),
       std::size_t(gpuprim::detail::single_block_large<Key, lib_value>::tile_items),
       std::size_t(gpuprim::detail::onesweep_shape<Key, lib_value>::tile_items),
-      std::size_t(gpuprim::detail::onesweep_shape<Key, lib_value>::tile_items),
-      std::size_t(gpuprim::detail::radix_histogram_threads) * gpuprim::detail::radix_histogram_items};
+      std::size_t(gpuprim::detail::radix_histogram_threads) * gpuprim::detail::radix_histogram_items,
+      std::size_t(gpuprim::detail::radix_cluster_min_items),
+      std::size_t(gpuprim::detail::radix_cluster_max_blocks) * gpuprim::detail::cluster_shape<Key, lib_value>::tile_items,
+      std::size_t(gpuprim::detail::fused_shape<Key, lib_value>::tile_items),
+      gpuprim::detail::radix_fused_max_tiles * gpuprim::detail::fused_shape<Key, lib_value>::tile_items};
   const std::size_t n = draw_size(r, ctx.max_n, edges);
   const std::size_t k_in_off = draw_offset(r), k_out_off = draw_offset(r);
   const std::size_t v_in_off = pairs ? draw_offset(r) : 0, v_out_off = pairs ? draw_offset(r) : 0;

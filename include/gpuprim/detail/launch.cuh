@@ -128,6 +128,43 @@ template <class... Params, class... Args>
   return after_launch(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...), stream);
 }
 
+/// Launches one thread block cluster of `cluster_blocks` blocks (sm_90+) running `kernel`.
+template <class... Params, class... Args>
+[[nodiscard]] cudaError_t launch_cluster(void (*kernel)(Params...), unsigned cluster_blocks, unsigned block,
+                                         std::size_t dynamic_smem, cudaStream_t stream, Args&&... args) {
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(cluster_blocks);
+  config.blockDim = dim3(block);
+  config.dynamicSmemBytes = dynamic_smem;
+  config.stream = stream;
+  cudaLaunchAttribute attribute[1] = {};
+  attribute[0].id = cudaLaunchAttributeClusterDimension;
+  attribute[0].val.clusterDim.x = cluster_blocks;
+  attribute[0].val.clusterDim.y = 1;
+  attribute[0].val.clusterDim.z = 1;
+  config.attrs = attribute;
+  config.numAttrs = 1;
+  return after_launch(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...), stream);
+}
+
+/// The PTX version (e.g. 90) that `Kernel`'s code for `device` was compiled from: a kernel whose
+/// body needs sm_90 features is compiled empty for older targets, and code JIT-compiled from
+/// older PTX must not be used for it even on a newer GPU. Cached per kernel and device.
+template <auto Kernel>
+[[nodiscard]] cudaError_t kernel_ptx_version(int device, int& version) {
+  constexpr int cached_devices = 64;
+  static std::atomic<int> cache[cached_devices] = {};
+  const bool cacheable = device >= 0 && device < cached_devices;
+  version = cacheable ? cache[device].load(std::memory_order_relaxed) : 0;
+  if (version > 0) return cudaSuccess;
+  cudaFuncAttributes attributes{};
+  const cudaError_t e = cudaFuncGetAttributes(&attributes, Kernel);
+  if (e != cudaSuccess) return e;
+  version = attributes.ptxVersion;
+  if (cacheable) cache[device].store(version, std::memory_order_relaxed);
+  return cudaSuccess;
+}
+
 /// Launches `kernel<<<grid, block, 0, stream>>>(args...)` in the given mode.
 template <class... Params, class... Args>
 [[nodiscard]] cudaError_t launch(void (*kernel)(Params...), unsigned grid, unsigned block, cudaStream_t stream,

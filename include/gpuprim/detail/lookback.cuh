@@ -48,6 +48,17 @@ GPUPRIM_DEVICE unsigned relaxed_load(const unsigned* p) {
 #endif
   return v;
 }
+/// Acquire load (device scope) of a counter that another block releases after its writes.
+GPUPRIM_DEVICE unsigned acquire_load(const unsigned* p) {
+  unsigned v;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+#else
+  v = *static_cast<const volatile unsigned*>(p);
+  __threadfence();
+#endif
+  return v;
+}
 GPUPRIM_DEVICE void relaxed_store(unsigned long long* p, unsigned long long v) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
   asm volatile("st.relaxed.gpu.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");

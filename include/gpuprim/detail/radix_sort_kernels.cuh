@@ -11,7 +11,14 @@
 //    counts, finds the global offset of each digit by decoupled look-back over the tiles before it
 //    (Merrill & Garland 2016), and scatters keys (then values) through shared memory so that the
 //    global writes of one digit are contiguous.
-// 3. Up to 4096 keys (key plus value up to 16 bytes): one block sorts everything in shared memory, one launch.
+// 3. Small and mid sizes, where every pass is one latency-bound wave and launches dominate:
+//    - up to 4096 keys (key plus value up to 16 bytes): one block sorts everything in shared
+//      memory, one launch;
+//    - up to 8 tiles of 2048 (sm_90): one thread block cluster sorts in distributed shared
+//      memory, keys moving straight between the blocks' shared memories, one launch;
+//    - up to radix_fused_max_tiles tiles: one launch of the fused kernel, in which resident
+//      blocks take the histogram tiles and then every pass's tiles from one work counter, a pass
+//      waiting for the previous one through a counter instead of a kernel boundary.
 //
 // The passes ping-pong between the caller's output and a workspace buffer, chosen on the device
 // from the number of passes left after skipping, so that the last one lands in the output.
@@ -24,6 +31,7 @@
 #include <type_traits>
 
 #include <cuda_runtime.h>
+#include <cooperative_groups.h>
 
 #include "../block/block_radix_rank.cuh"
 #include "../block/block_radix_sort.cuh"
@@ -50,7 +58,10 @@ struct radix_sort_control {
   unsigned long long counts[radix_max_passes][radix_bins];   // digit counts of each digit position
   unsigned long long offsets[radix_max_passes][radix_bins];  // their exclusive scans
   unsigned tile_counter[radix_max_passes];                   // next tile of each pass kernel
-  unsigned ticket;                                            // blocks of the histogram kernel done
+  unsigned ticket;                                            // histogram blocks (or tiles) done
+  unsigned plan_ready;                                        // fused sort: offsets and passes chosen
+  unsigned work_ticket;                                       // fused sort: next work item
+  unsigned tiles_done[radix_max_passes];                      // fused sort: tiles of each pass done
   unsigned active_passes;                                     // passes left after skipping
   int pass_shift[radix_max_passes];                           // of each pass left, in order
   int pass_bits[radix_max_passes];
@@ -88,6 +99,20 @@ struct onesweep_shape {
   static constexpr int min_blocks_per_sm = bytes <= 4 ? 3 : 2;  // caps registers at 56 (85) per thread
 };
 
+/// Tiles of the fused single-launch sort (mid sizes: every pass is one latency-bound wave, so
+/// smaller tiles than onesweep_shape's shorten each pass).
+template <class Key, class Value>
+struct fused_shape {
+  static constexpr int bytes = radix_item_bytes<Key, Value>;
+  static constexpr int block_threads = 256;
+  static constexpr int items_per_thread = bytes <= 8 ? 8 : bytes <= 16 ? 4 : (64 / bytes > 1 ? 64 / bytes : 1);
+  static constexpr int tile_items = block_threads * items_per_thread;
+  static constexpr int min_blocks_per_sm = 4;  // caps registers at 64 per thread
+};
+
+/// Inputs of up to this many fused_shape tiles are sorted by the fused single-launch kernel.
+inline constexpr std::size_t radix_fused_max_tiles = 64;
+
 inline constexpr int radix_histogram_threads = 256;
 inline constexpr int radix_histogram_items = 8;
 
@@ -122,35 +147,35 @@ struct radix_state {
 
 // ---- Kernels ----------------------------------------------------------------------------------
 
-/// Counts the digits of every pass in one read of the keys; the last block scans the counts and
-/// chooses the passes.
+/// Shared memory of the upfront histogram.
+struct radix_histogram_storage {
+  unsigned counts[radix_max_passes][radix_bins];
+  typename block_scan<unsigned long long, radix_histogram_threads>::temp_storage scan;
+  bool last_block;
+  bool uniform[radix_max_passes];
+};
+
+/// Counts the digits of every pass of the keys in chunks of radix_histogram_threads x
+/// radix_histogram_items starting at `first`, `stride` apart, below `end`, and adds the counts to
+/// the global ones. Every thread of a block of radix_histogram_threads calls it.
 template <class Key, bool Descending>
-__global__ void __launch_bounds__(radix_histogram_threads)
-    radix_histogram_kernel(const Key* keys, std::size_t n, int begin_bit, int end_bit, radix_sort_control* control) {
+GPUPRIM_DEVICE void radix_count_digits(radix_histogram_storage& s, const Key* keys, std::size_t first, std::size_t end,
+                                       std::size_t stride, int begin_bit, int end_bit, radix_sort_control* control) {
   using traits = radix_key<Key>;
-  using scan_t = block_scan<unsigned long long, radix_histogram_threads>;
-  __shared__ unsigned counts[radix_max_passes][radix_bins];
-  __shared__ typename scan_t::temp_storage scan_storage;
-  __shared__ bool last_block;
-  __shared__ bool uniform[radix_max_passes];
-  allow_next_grid();  // pass 0 may be scheduled now; it waits for this grid before reading anything
   const int passes = (end_bit - begin_bit + radix_bits - 1) / radix_bits;
   // Keys are read as their bits (same size and alignment), in one load each.
   const auto* key_bits = reinterpret_cast<const typename traits::bits_t*>(keys);
-
   for (int k = threadIdx.x; k < radix_max_passes * radix_bins; k += radix_histogram_threads) {
-    counts[k / radix_bins][k % radix_bins] = 0;
+    s.counts[k / radix_bins][k % radix_bins] = 0;
   }
   __syncthreads();
-
-  constexpr int chunk = radix_histogram_threads * radix_histogram_items;
-  for (std::size_t base = std::size_t(blockIdx.x) * chunk; base < n; base += std::size_t(gridDim.x) * chunk) {
+  for (std::size_t base = first; base < end; base += stride) {
     typename traits::bits_t ordered[radix_histogram_items];
     bool valid[radix_histogram_items];
 #pragma unroll
     for (int i = 0; i < radix_histogram_items; ++i) {
       const std::size_t idx = base + i * radix_histogram_threads + threadIdx.x;
-      valid[i] = idx < n;
+      valid[i] = idx < end;
       ordered[i] = valid[i] ? traits::order(key_bits[idx], Descending) : 0;
     }
 #pragma unroll
@@ -161,39 +186,51 @@ __global__ void __launch_bounds__(radix_histogram_threads)
         if (p < passes) {
           const int shift = begin_bit + p * radix_bits;
           const int bits = end_bit - shift < radix_bits ? end_bit - shift : radix_bits;
-          atomicAdd(&counts[p][traits::digit(ordered[i], shift, bits)], 1u);
+          atomicAdd(&s.counts[p][traits::digit(ordered[i], shift, bits)], 1u);
         }
       }
     }
   }
   __syncthreads();
   for (int k = threadIdx.x; k < passes * radix_bins; k += radix_histogram_threads) {
-    const unsigned c = counts[k / radix_bins][k % radix_bins];
+    const unsigned c = s.counts[k / radix_bins][k % radix_bins];
     if (c != 0) atomicAdd(&control->counts[k / radix_bins][k % radix_bins], static_cast<unsigned long long>(c));
   }
+}
 
-  // The last block to finish sees every block's counts.
+/// After radix_count_digits: true in the block that is the last of `arrivals` to get here; it
+/// sees every block's counts.
+GPUPRIM_DEVICE bool radix_histogram_arrive(radix_histogram_storage& s, radix_sort_control* control, unsigned arrivals) {
   __threadfence();
   __syncthreads();
-  if (threadIdx.x == 0) last_block = atomicAdd(&control->ticket, 1u) == gridDim.x - 1;
+  if (threadIdx.x == 0) s.last_block = atomicAdd(&control->ticket, 1u) == arrivals - 1;
   __syncthreads();
-  if (!last_block) return;
-  __threadfence();
+  const bool last = s.last_block;
+  if (last) __threadfence();
+  return last;
+}
+
+/// The last histogram block: scans each pass's counts into global digit offsets and drops every
+/// pass in which all keys share one digit.
+GPUPRIM_DEVICE void radix_plan(radix_histogram_storage& s, radix_sort_control* control, std::size_t n, int begin_bit,
+                               int end_bit) {
+  using scan_t = block_scan<unsigned long long, radix_histogram_threads>;
   static_assert(radix_histogram_threads == radix_bins, "one thread per digit in the final scan");
+  const int passes = (end_bit - begin_bit + radix_bits - 1) / radix_bits;
   for (int p = 0; p < passes; ++p) {
     const unsigned long long c = __ldcg(&control->counts[p][threadIdx.x]);
-    if (threadIdx.x == 0) uniform[p] = false;
+    if (threadIdx.x == 0) s.uniform[p] = false;
     __syncthreads();
-    if (c == n) uniform[p] = true;
+    if (c == n) s.uniform[p] = true;
     unsigned long long offset;
-    scan_t(scan_storage).exclusive_sum(c, offset);
+    scan_t(s.scan).exclusive_sum(c, offset);
     control->offsets[p][threadIdx.x] = offset;
     __syncthreads();
   }
   if (threadIdx.x == 0) {
     unsigned active = 0;
     for (int p = 0; p < passes; ++p) {
-      if (uniform[p]) continue;
+      if (s.uniform[p]) continue;
       const int shift = begin_bit + p * radix_bits;
       control->pass_shift[active] = shift;
       control->pass_bits[active] = end_bit - shift < radix_bits ? end_bit - shift : radix_bits;
@@ -202,6 +239,19 @@ __global__ void __launch_bounds__(radix_histogram_threads)
     }
     control->active_passes = active;
   }
+}
+
+/// Counts the digits of every pass in one read of the keys; the last block scans the counts and
+/// chooses the passes.
+template <class Key, bool Descending>
+__global__ void __launch_bounds__(radix_histogram_threads)
+    radix_histogram_kernel(const Key* keys, std::size_t n, int begin_bit, int end_bit, radix_sort_control* control) {
+  __shared__ radix_histogram_storage s;
+  allow_next_grid();  // pass 0 may be scheduled now; it waits for this grid before reading anything
+  constexpr std::size_t chunk = std::size_t(radix_histogram_threads) * radix_histogram_items;
+  radix_count_digits<Key, Descending>(s, keys, blockIdx.x * chunk, n, std::size_t(gridDim.x) * chunk, begin_bit,
+                                      end_bit, control);
+  if (radix_histogram_arrive(s, control, gridDim.x)) radix_plan(s, control, n, begin_bit, end_bit);
 }
 
 /// Shared memory of one onesweep tile.
@@ -218,12 +268,12 @@ struct onesweep_storage {
   unsigned tile;
 };
 
-/// Copies tile `blockIdx.x` of keys (and values) to the output: the sort of an empty digit range,
+/// Copies tile `tile` of keys (and values) to the output: the sort of an empty digit range,
 /// or of keys whose every digit position was skipped.
 template <class Key, class Value, class Shape>
-GPUPRIM_DEVICE void onesweep_copy_tile(const radix_sort_args<Key, Value>& a) {
+GPUPRIM_DEVICE void onesweep_copy_tile(const radix_sort_args<Key, Value>& a, unsigned tile) {
   using bits_t = typename radix_key<Key>::bits_t;
-  const std::size_t base = std::size_t(blockIdx.x) * Shape::tile_items;
+  const std::size_t base = std::size_t(tile) * Shape::tile_items;
 #pragma unroll
   for (int i = 0; i < Shape::items_per_thread; ++i) {
     const std::size_t idx = base + i * Shape::block_threads + threadIdx.x;
@@ -234,31 +284,23 @@ GPUPRIM_DEVICE void onesweep_copy_tile(const radix_sort_args<Key, Value>& a) {
   }
 }
 
-/// Pass `slot` of the passes left after skipping (a whole grid of tiles).
+/// Tile `tile` of pass `slot` of the passes left after skipping: rank, publish, look back,
+/// scatter. Every thread of the block calls it; it reads the pass plan from the control block.
 template <class Key, class Value, bool Descending, class State, class Shape>
-__global__ void __launch_bounds__(Shape::block_threads, Shape::min_blocks_per_sm)
-    radix_onesweep_kernel(const radix_sort_args<Key, Value> a, int slot, State* states_even, State* states_odd) {
+GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep_storage<Key, Value, Shape, State>& s,
+                                  int slot, unsigned tile, State* states_even, State* states_odd) {
   using traits = radix_key<Key>;
   using bits_t = typename traits::bits_t;
-  using storage_t = onesweep_storage<Key, Value, Shape, State>;
-  using rank_t = typename storage_t::rank_t;
+  using rank_t = typename onesweep_storage<Key, Value, Shape, State>::rank_t;
   using state = radix_state<State>;
   constexpr int threads = Shape::block_threads;
   constexpr int items = Shape::items_per_thread;
   constexpr bool has_values = !std::is_same_v<Value, no_values>;
-  extern __shared__ __align__(16) unsigned char smem[];
-  storage_t& s = *reinterpret_cast<storage_t*>(smem);
-  // Launched with programmatic dependent launch on sm_90: this pass waits until the kernel before
-  // it (histogram or pass) has finished and its writes are visible, before touching anything.
-  // The next pass is let in only after this block's look-back (below): triggering here would let
-  // every later pass's blocks in at once and crowd the SMs with waiting blocks (H200, 2^20 u32
-  // keys: 93 us instead of 85).
-  wait_for_previous_grid();
   const radix_sort_control* control = a.control;
 
   const int active = static_cast<int>(control->active_passes);
   if (slot >= active) {
-    if (slot == 0) onesweep_copy_tile<Key, Value, Shape>(a);
+    if (slot == 0) onesweep_copy_tile<Key, Value, Shape>(a, tile);
     return;
   }
   const int shift = control->pass_shift[slot];
@@ -269,9 +311,6 @@ __global__ void __launch_bounds__(Shape::block_threads, Shape::min_blocks_per_sm
   const bool write_output = ((active - 1 - slot) & 1) == 0;  // the last pass writes the output
   const bool read_output = ((active - slot) & 1) == 0;       // where pass slot - 1 wrote
 
-  if (threadIdx.x == 0) s.tile = atomicAdd(&a.control->tile_counter[slot], 1u);
-  __syncthreads();
-  const unsigned tile = s.tile;
   State* states = (slot & 1) ? states_odd : states_even;
   State* next_states = (slot & 1) ? states_even : states_odd;
   for (int d = threadIdx.x; d < radix_bins; d += threads) next_states[std::size_t(tile) * radix_bins + d] = 0;
@@ -394,6 +433,98 @@ __global__ void __launch_bounds__(Shape::block_threads, Shape::min_blocks_per_sm
   }
 }
 
+/// Pass `slot` of the passes left after skipping, one tile per block (tiles taken in order from a
+/// counter, so that a tile's predecessors have started before it).
+template <class Key, class Value, bool Descending, class State, class Shape>
+__global__ void __launch_bounds__(Shape::block_threads, Shape::min_blocks_per_sm)
+    radix_onesweep_kernel(const radix_sort_args<Key, Value> a, int slot, State* states_even, State* states_odd) {
+  using storage_t = onesweep_storage<Key, Value, Shape, State>;
+  extern __shared__ __align__(16) unsigned char smem[];
+  storage_t& s = *reinterpret_cast<storage_t*>(smem);
+  // Launched with programmatic dependent launch on sm_90: this pass waits until the kernel before
+  // it (histogram or pass) has finished and its writes are visible, before touching anything.
+  // The next pass is let in only after this block's look-back (in onesweep_tile): triggering here
+  // would let every later pass's blocks in at once and crowd the SMs with waiting blocks (H200,
+  // 2^20 u32 keys: 93 us instead of 85).
+  wait_for_previous_grid();
+  if (threadIdx.x == 0) s.tile = atomicAdd(&a.control->tile_counter[slot], 1u);
+  __syncthreads();
+  onesweep_tile<Key, Value, Descending, State, Shape>(a, s, slot, s.tile, states_even, states_odd);
+}
+
+/// Shared memory of the fused sort: histogram or pass tile, one at a time.
+template <class Key, class Value, class Shape, class State>
+union fused_storage {
+  radix_histogram_storage histogram;
+  onesweep_storage<Key, Value, Shape, State> pass;
+};
+
+/// Waits until `*counter` reaches `target`; called by one thread, then a barrier.
+GPUPRIM_DEVICE void wait_for_count(const unsigned* counter, unsigned target) {
+  unsigned sleep_ns = lookback_first_sleep_ns;
+  while (acquire_load(counter) < target) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+    __nanosleep(sleep_ns);
+#endif
+    if (sleep_ns < lookback_max_sleep_ns) sleep_ns *= 2;
+  }
+}
+
+/// The whole sort of a few hundred tiles in one launch. The work items are the histogram of every
+/// tile, then every tile of pass 0, pass 1, ..., taken in that order from a counter by resident
+/// blocks that loop until none is left. A pass-0 tile waits for the plan (made by the last
+/// histogram item), a tile of pass p for every tile of pass p - 1; everything waited on holds an
+/// earlier ticket, so its block is running: no deadlock, whatever the residency, and no grid
+/// barrier. This replaces one launch per pass by one wait per pass (mid-size inputs, where every
+/// pass is a single latency-bound wave).
+template <class Key, class Value, bool Descending, class State, class Shape>
+__global__ void __launch_bounds__(Shape::block_threads, Shape::min_blocks_per_sm)
+    radix_fused_kernel(const radix_sort_args<Key, Value> a, int passes, unsigned tiles, State* states_even,
+                       State* states_odd) {
+  static_assert(Shape::block_threads == radix_histogram_threads, "the histogram items use the whole block");
+  using storage_t = fused_storage<Key, Value, Shape, State>;
+  extern __shared__ __align__(16) unsigned char smem[];
+  storage_t& s = *reinterpret_cast<storage_t*>(smem);
+  __shared__ unsigned item;
+  radix_sort_control* control = a.control;
+  const unsigned items = tiles * static_cast<unsigned>(passes + 1);
+  for (;;) {
+    __syncthreads();  // the previous item is done with `item` and the shared storage
+    if (threadIdx.x == 0) item = atomicAdd(&control->work_ticket, 1u);
+    __syncthreads();
+    const unsigned k = item;
+    if (k >= items) return;
+    if (k < tiles) {
+      const std::size_t first = std::size_t(k) * Shape::tile_items;
+      const std::size_t end = a.n - first < std::size_t(Shape::tile_items) ? a.n : first + Shape::tile_items;
+      radix_count_digits<Key, Descending>(s.histogram, a.keys_in, first, end,
+                                          std::size_t(radix_histogram_threads) * radix_histogram_items, a.begin_bit,
+                                          a.end_bit, control);
+      if (radix_histogram_arrive(s.histogram, control, tiles)) {
+        radix_plan(s.histogram, control, a.n, a.begin_bit, a.end_bit);
+        __syncthreads();
+        if (threadIdx.x == 0) {
+          __threadfence();
+          atomicExch(&control->plan_ready, 1u);
+        }
+      }
+      continue;
+    }
+    const int slot = static_cast<int>((k - tiles) / tiles);
+    const unsigned tile = (k - tiles) % tiles;
+    if (threadIdx.x == 0) {
+      wait_for_count(slot == 0 ? &control->plan_ready : &control->tiles_done[slot - 1], slot == 0 ? 1u : tiles);
+    }
+    __syncthreads();
+    onesweep_tile<Key, Value, Descending, State, Shape>(a, s.pass, slot, tile, states_even, states_odd);
+    __syncthreads();  // every thread's stores of this tile are issued
+    if (threadIdx.x == 0) {
+      __threadfence();
+      atomicAdd(&control->tiles_done[slot], 1u);
+    }
+  }
+}
+
 /// Sorts all n (<= Shape::tile_items) keys in one block.
 template <class Key, class Value, bool Descending, class Shape>
 __global__ void __launch_bounds__(Shape::block_threads) radix_single_block_kernel(const radix_sort_args<Key, Value> a) {
@@ -427,6 +558,132 @@ __global__ void __launch_bounds__(Shape::block_threads) radix_single_block_kerne
   }
 }
 
+/// Shape of the cluster sort: one tile per block, up to radix_cluster_max_blocks blocks.
+template <class Key, class Value>
+struct cluster_shape {
+  static constexpr int block_threads = 512;
+  static constexpr int items_per_thread = 4;
+  static constexpr int tile_items = block_threads * items_per_thread;
+};
+/// Blocks of a cluster sort (the portable cluster size limit).
+inline constexpr int radix_cluster_max_blocks = 8;
+/// Inputs above this many items (and up to a full cluster) take the cluster sort.
+inline constexpr std::size_t radix_cluster_min_items = 4096;
+
+/// Shared memory of one block of the cluster sort: its tile of keys (and values), written by
+/// every block of the cluster in each pass, and its digit counts, read by the later blocks.
+template <class Key, class Value, class Shape>
+struct cluster_sort_storage {
+  using bits_t = typename radix_key<Key>::bits_t;
+  using rank_t = block_radix_rank<Shape::block_threads, Shape::items_per_thread, radix_bits>;
+  static constexpr bool has_values = !std::is_same_v<Value, no_values>;
+  uninitialized_array<bits_t, Shape::tile_items> keys;
+  uninitialized_array<std::conditional_t<has_values, Value, unsigned char>, has_values ? Shape::tile_items : 1> values;
+  typename rank_t::temp_storage rank;
+  typename block_scan<unsigned, Shape::block_threads>::temp_storage scan;
+  unsigned counts[radix_cluster_max_blocks][radix_bins];  // digit counts of the current pass, of each block
+  unsigned base[radix_bins];  // sorted position of this block's first item of each digit - its tile rank
+};
+
+/// Sorts n <= gridDim.x * Shape::tile_items items with one thread block cluster (sm_90): block r
+/// holds sorted positions [r * tile, (r + 1) * tile) in its shared memory. Each pass every block
+/// ranks its tile, publishes its digit counts, reads those of the other blocks through distributed
+/// shared memory, and writes each key (and value) straight into the shared memory of the block
+/// that holds its new position. Global memory is read once and written once; one launch.
+template <class Key, class Value, bool Descending, class Shape>
+__global__ void __launch_bounds__(Shape::block_threads) radix_cluster_kernel(const radix_sort_args<Key, Value> a) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  namespace cg = cooperative_groups;
+  using traits = radix_key<Key>;
+  using bits_t = typename traits::bits_t;
+  using storage_t = cluster_sort_storage<Key, Value, Shape>;
+  using rank_t = typename storage_t::rank_t;
+  constexpr bool has_values = storage_t::has_values;
+  constexpr int items = Shape::items_per_thread;
+  constexpr int tile = Shape::tile_items;
+  static_assert(Shape::block_threads >= radix_bins, "one thread per digit");
+  extern __shared__ __align__(16) unsigned char smem[];
+  storage_t& s = *reinterpret_cast<storage_t*>(smem);
+  cg::cluster_group cluster = cg::this_cluster();
+  const unsigned me = cluster.block_rank();
+  const unsigned blocks = cluster.num_blocks();
+  const std::size_t first = std::size_t(me) * tile;
+
+  // Items past n get the largest key: they rank after every real key in every pass (they start
+  // last, and a stable pass keeps them last), so they end in positions >= n and are not stored.
+  bits_t ordered[items];
+  std::conditional_t<has_values, Value, unsigned char> values[items];
+#pragma unroll
+  for (int i = 0; i < items; ++i) {
+    const std::size_t g = first + warp_striped_position<items>(i);
+    ordered[i] = g < a.n ? traits::order(reinterpret_cast<const bits_t*>(a.keys_in)[g], Descending) : traits::all_ones;
+    if constexpr (has_values) {
+      if (g < a.n) values[i] = a.values_in[g];
+    }
+  }
+
+  for (int shift = a.begin_bit; shift < a.end_bit; shift += radix_bits) {
+    const int bits = a.end_bit - shift < radix_bits ? a.end_bit - shift : radix_bits;
+    const auto digit_of = [&](int i) { return traits::digit(ordered[i], shift, bits); };
+    rank_t ranker(s.rank);
+    ranker.count(digit_of);
+    // Push this block's counts to every block (remote stores do not wait, remote loads would).
+    if (threadIdx.x < radix_bins) {
+      const unsigned c = ranker.bin_count(threadIdx.x);
+#pragma unroll
+      for (int r = 0; r < radix_cluster_max_blocks; ++r) {
+        if (r < static_cast<int>(blocks)) *cluster.map_shared_rank(&s.counts[me][threadIdx.x], r) = c;
+      }
+    }
+    cluster.sync();  // every block's counts are here (and every block has read its tile)
+
+    unsigned total = 0, before = 0;  // of digit threadIdx.x: in the cluster, in the blocks before this one
+    if (threadIdx.x < radix_bins) {
+#pragma unroll
+      for (int r = 0; r < radix_cluster_max_blocks; ++r) {
+        const unsigned c = r < static_cast<int>(blocks) ? s.counts[r][threadIdx.x] : 0u;
+        total += c;
+        before += r < static_cast<int>(me) ? c : 0u;
+      }
+    }
+    unsigned digit_start;
+    block_scan<unsigned, Shape::block_threads>(s.scan).exclusive_sum(total, digit_start);
+    ranker.scan_counters();
+    if (threadIdx.x < radix_bins) s.base[threadIdx.x] = digit_start + before - ranker.bin_start(threadIdx.x);
+    __syncthreads();  // base is complete; `finish` consumes the counters read above
+    unsigned ranks[items];
+    ranker.finish(digit_of, ranks);
+
+#pragma unroll
+    for (int i = 0; i < items; ++i) {
+      const unsigned g = s.base[digit_of(i)] + ranks[i];
+      const unsigned owner = g / tile;
+      const int slot = static_cast<int>(g % tile);
+      cluster.map_shared_rank(&s.keys[0], owner)[slot] = ordered[i];
+      if constexpr (has_values) cluster.map_shared_rank(&s.values[0], owner)[slot] = values[i];
+    }
+    cluster.sync();  // every item is in place; every block is done with the counts
+#pragma unroll
+    for (int i = 0; i < items; ++i) {
+      const int pos = warp_striped_position<items>(i);
+      ordered[i] = s.keys[pos];
+      if constexpr (has_values) values[i] = s.values[pos];
+    }
+  }
+
+#pragma unroll
+  for (int i = 0; i < items; ++i) {
+    const std::size_t g = first + warp_striped_position<items>(i);
+    if (g < a.n) {
+      reinterpret_cast<bits_t*>(a.keys_out)[g] = traits::unorder(ordered[i], Descending);
+      if constexpr (has_values) a.values_out[g] = values[i];
+    }
+  }
+#else
+  (void)a;  // never launched: the host checks the kernel's PTX version first
+#endif
+}
+
 // ---- Host side --------------------------------------------------------------------------------
 
 template <class Key>
@@ -447,9 +704,9 @@ bool radix_pointers_valid(const Key* keys_in, const Key* keys_out, const Value* 
 
 /// The workspace of an onesweep sort of n items: control block, two regions of look-back states,
 /// the alternate key and value buffers.
-template <class Key, class Value, class State>
+template <class Key, class Value, class State, class Shape = onesweep_shape<Key, Value>>
 workspace_layout<5> onesweep_workspace(std::size_t n) {
-  using shape = onesweep_shape<Key, Value>;
+  using shape = Shape;
   const std::size_t tiles = (n + shape::tile_items - 1) / shape::tile_items;
   workspace_layout<5> layout;
   layout.part_bytes[0] = sizeof(radix_sort_control);
@@ -523,6 +780,64 @@ cudaError_t launch_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args<
   return cudaSuccess;
 }
 
+/// The cluster sort, when this device and this kernel's code support it; `launched` tells.
+template <class Key, class Value, bool Descending>
+cudaError_t launch_cluster_sort(const radix_sort_args<Key, Value>& a, cudaStream_t stream, bool& launched) {
+  using shape = cluster_shape<Key, Value>;
+  launched = false;
+  constexpr auto kernel = radix_cluster_kernel<Key, Value, Descending, shape>;
+  constexpr std::size_t smem = sizeof(cluster_sort_storage<Key, Value, shape>);
+  device_facts device;
+  cudaError_t e = current_device_facts(device);
+  if (e != cudaSuccess || device.cc_major < 9) return e;
+  int ptx = 0;
+  e = kernel_ptx_version<kernel>(device.ordinal, ptx);
+  if (e != cudaSuccess || ptx < 90) return e;
+  e = allow_dynamic_smem<kernel>(smem, device.ordinal);
+  if (e != cudaSuccess) return e;
+  const unsigned blocks = static_cast<unsigned>((a.n + shape::tile_items - 1) / shape::tile_items);
+  launched = true;
+  return launch_cluster(kernel, blocks, shape::block_threads, smem, stream, a);
+}
+
+/// The fused single-launch sort (fused_shape tiles, 32-bit look-back states).
+template <class Key, class Value, bool Descending>
+cudaError_t launch_fused(void* temp, std::size_t temp_bytes, radix_sort_args<Key, Value> a, int passes,
+                         cudaStream_t stream) {
+  using shape = fused_shape<Key, Value>;
+  using state_t = unsigned;
+  using bits_t = typename radix_key<Key>::bits_t;
+  void* parts[5];
+  cudaError_t e = onesweep_workspace<Key, Value, state_t, shape>(a.n).carve(temp, temp_bytes, parts);
+  if (e != cudaSuccess) return e;
+  a.control = static_cast<radix_sort_control*>(parts[0]);
+  a.keys_alt = static_cast<bits_t*>(parts[3]);
+  if constexpr (!std::is_same_v<Value, no_values>) a.values_alt = static_cast<Value*>(parts[4]);
+
+  device_facts device;
+  e = current_device_facts(device);
+  if (e != cudaSuccess) return e;
+  constexpr auto kernel = radix_fused_kernel<Key, Value, Descending, state_t, shape>;
+  constexpr std::size_t smem = sizeof(fused_storage<Key, Value, shape, state_t>);
+  e = allow_dynamic_smem<kernel>(smem, device.ordinal);
+  if (e != cudaSuccess) return e;
+  int resident = 0;
+  e = resident_blocks_per_sm<kernel>(shape::block_threads, device.ordinal, resident, smem);
+  if (e != cudaSuccess) return e;
+
+  // Zero the control block and the even states (parts 0 and 1 are contiguous).
+  const std::size_t zero_bytes = static_cast<char*>(parts[2]) - static_cast<char*>(parts[0]);
+  e = cudaMemsetAsync(parts[0], 0, zero_bytes, stream);
+  if (e != cudaSuccess) return e;
+
+  const std::size_t tiles = (a.n + shape::tile_items - 1) / shape::tile_items;
+  const std::size_t items = tiles * static_cast<std::size_t>(passes + 1);
+  const std::size_t max_grid = std::size_t(device.sm_count) * static_cast<std::size_t>(resident > 0 ? resident : 1);
+  const unsigned grid = static_cast<unsigned>(items < max_grid ? items : max_grid);
+  return launch_with_smem(kernel, grid, shape::block_threads, smem, stream, launch_mode::plain, a, passes,
+                          static_cast<unsigned>(tiles), static_cast<state_t*>(parts[1]), static_cast<state_t*>(parts[2]));
+}
+
 /// The whole sort, for both forms: with `size_query` only sets `temp_bytes`.
 template <bool Descending, class Key, class Value>
 cudaError_t radix_sort(void* temp, std::size_t& temp_bytes, bool size_query, const Key* keys_in, Key* keys_out,
@@ -537,13 +852,19 @@ cudaError_t radix_sort(void* temp, std::size_t& temp_bytes, bool size_query, con
   using big_state = unsigned long long;
   using fast_state = unsigned;
   const int passes = (end_bit - begin_bit + radix_bits - 1) / radix_bits;
+  using clustered = cluster_shape<Key, Value>;
+  const bool use_cluster = radix_item_bytes<Key, Value> <= 16 && n > std::size_t(radix_cluster_min_items) &&
+                           n <= std::size_t(radix_cluster_max_blocks) * clustered::tile_items;
   const bool one_block = n <= std::size_t(large::tile_items);
   const bool copy_only = passes == 0;
   const bool fast = n <= radix_state<fast_state>::max_items;
+  using fused = fused_shape<Key, Value>;
+  const bool use_fused = !one_block && (n + fused::tile_items - 1) / fused::tile_items <= radix_fused_max_tiles;
   std::size_t needed = 0;
   if (n > 0 && !one_block && !copy_only) {
-    needed = fast ? onesweep_workspace<Key, Value, fast_state>(n).bytes()
-                  : onesweep_workspace<Key, Value, big_state>(n).bytes();
+    needed = use_fused ? onesweep_workspace<Key, Value, fast_state, fused>(n).bytes()
+             : fast    ? onesweep_workspace<Key, Value, fast_state>(n).bytes()
+                       : onesweep_workspace<Key, Value, big_state>(n).bytes();
   }
   if (size_query) {
     temp_bytes = needed;
@@ -564,7 +885,13 @@ cudaError_t radix_sort(void* temp, std::size_t& temp_bytes, bool size_query, con
     return e;
   }
   if (n <= std::size_t(small::tile_items)) return launch_single_block<Key, Value, Descending, small>(a, stream);
+  if (use_cluster) {
+    bool launched = false;
+    const cudaError_t e = launch_cluster_sort<Key, Value, Descending>(a, stream, launched);
+    if (launched || e != cudaSuccess) return e;
+  }
   if (one_block) return launch_single_block<Key, Value, Descending, large>(a, stream);
+  if (use_fused) return launch_fused<Key, Value, Descending>(temp, temp_bytes, a, passes, stream);
   return fast ? launch_onesweep<Key, Value, Descending, fast_state>(temp, temp_bytes, a, passes, stream)
               : launch_onesweep<Key, Value, Descending, big_state>(temp, temp_bytes, a, passes, stream);
 }
