@@ -29,7 +29,9 @@ fi
 if [[ $what == sanitize || $what == all ]]; then
   # Every GPU test under memcheck, racecheck, synccheck and initcheck (ctest label sanitize, built
   # with GPUPRIM_SANITIZER_TESTS=ON; small sizes). The logs of failing runs land in $OUT.
-  GPUPRIM_REQUIRE_GPU=1 ctest -L sanitize -j 6 --timeout 900 --output-on-failure > "$out/sanitizer.log" 2>&1
+  # SANITIZE_FILTER (a ctest -R regex) runs a subset.
+  GPUPRIM_REQUIRE_GPU=1 ctest -L sanitize ${SANITIZE_FILTER:+-R "$SANITIZE_FILTER"} -j 6 --timeout 900 --output-on-failure \
+    > "$out/sanitizer.log" 2>&1
   echo "sanitize rc=$?"
   grep -E "tests passed|Failed|\*\*\*" "$out/sanitizer.log" | tail -20
 fi

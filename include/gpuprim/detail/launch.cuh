@@ -103,6 +103,8 @@ enum class launch_mode {
   overlap_previous,
   /// Cooperative: all blocks are resident at once, so the kernel may use a grid-wide barrier.
   cooperative,
+  /// The whole grid is one thread block cluster (sm_90+; at most 8 blocks, portably).
+  one_cluster,
 };
 
 /// Launches `kernel<<<grid, block, dynamic_smem, stream>>>(args...)` in the given mode.
@@ -122,28 +124,14 @@ template <class... Params, class... Args>
   } else if (mode == launch_mode::cooperative) {
     attribute[0].id = cudaLaunchAttributeCooperative;
     attribute[0].val.cooperative = 1;
+  } else if (mode == launch_mode::one_cluster) {
+    attribute[0].id = cudaLaunchAttributeClusterDimension;
+    attribute[0].val.clusterDim.x = grid;
+    attribute[0].val.clusterDim.y = 1;
+    attribute[0].val.clusterDim.z = 1;
   }
   config.attrs = attribute;
   config.numAttrs = mode == launch_mode::plain ? 0 : 1;
-  return after_launch(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...), stream);
-}
-
-/// Launches one thread block cluster of `cluster_blocks` blocks (sm_90+) running `kernel`.
-template <class... Params, class... Args>
-[[nodiscard]] cudaError_t launch_cluster(void (*kernel)(Params...), unsigned cluster_blocks, unsigned block,
-                                         std::size_t dynamic_smem, cudaStream_t stream, Args&&... args) {
-  cudaLaunchConfig_t config = {};
-  config.gridDim = dim3(cluster_blocks);
-  config.blockDim = dim3(block);
-  config.dynamicSmemBytes = dynamic_smem;
-  config.stream = stream;
-  cudaLaunchAttribute attribute[1] = {};
-  attribute[0].id = cudaLaunchAttributeClusterDimension;
-  attribute[0].val.clusterDim.x = cluster_blocks;
-  attribute[0].val.clusterDim.y = 1;
-  attribute[0].val.clusterDim.z = 1;
-  config.attrs = attribute;
-  config.numAttrs = 1;
   return after_launch(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...), stream);
 }
 
