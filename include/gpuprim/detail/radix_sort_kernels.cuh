@@ -749,41 +749,51 @@ cudaError_t launch_single_block(const radix_sort_args<Key, Value>& a, cudaStream
   return launch_with_smem(kernel, 1, Shape::block_threads, smem, stream, launch_mode::plain, a);
 }
 
+/// Resident grid for `work` items: at most `resident` blocks on each SM of `device`.
+inline unsigned resident_grid(std::size_t work, const device_facts& device, int resident) {
+  const std::size_t max_grid = std::size_t(device.sm_count) * static_cast<std::size_t>(resident > 0 ? resident : 1);
+  return static_cast<unsigned>(work < max_grid ? work : max_grid);
+}
+
+/// Carves the onesweep workspace (Shape's tiles) into `a` and the two state regions, and zeroes
+/// the control block and the even states (one memset: parts 0 and 1 are contiguous).
+template <class Key, class Value, class State, class Shape>
+cudaError_t prepare_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args<Key, Value>& a, State*& states_even,
+                             State*& states_odd, cudaStream_t stream) {
+  void* parts[5];
+  cudaError_t e = onesweep_workspace<Key, Value, State, Shape>(a.n).carve(temp, temp_bytes, parts);
+  if (e != cudaSuccess) return e;
+  a.control = static_cast<radix_sort_control*>(parts[0]);
+  a.keys_alt = static_cast<typename radix_key<Key>::bits_t*>(parts[3]);
+  if constexpr (!std::is_same_v<Value, no_values>) a.values_alt = static_cast<Value*>(parts[4]);
+  states_even = static_cast<State*>(parts[1]);
+  states_odd = static_cast<State*>(parts[2]);
+  const std::size_t zero_bytes = static_cast<char*>(parts[2]) - static_cast<char*>(parts[0]);
+  return cudaMemsetAsync(parts[0], 0, zero_bytes, stream);
+}
+
 template <class Key, class Value, bool Descending, class State>
 cudaError_t launch_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args<Key, Value> a, int passes,
                             cudaStream_t stream) {
   using shape = onesweep_shape<Key, Value>;
-  using bits_t = typename radix_key<Key>::bits_t;
-  void* parts[5];
-  cudaError_t e = onesweep_workspace<Key, Value, State>(a.n).carve(temp, temp_bytes, parts);
-  if (e != cudaSuccess) return e;
-  a.control = static_cast<radix_sort_control*>(parts[0]);
-  a.keys_alt = static_cast<bits_t*>(parts[3]);
-  if constexpr (!std::is_same_v<Value, no_values>) a.values_alt = static_cast<Value*>(parts[4]);
-  State* states_even = static_cast<State*>(parts[1]);
-  State* states_odd = static_cast<State*>(parts[2]);
-
   device_facts device;
-  e = current_device_facts(device);
+  cudaError_t e = current_device_facts(device);
   if (e != cudaSuccess) return e;
   constexpr auto histogram = radix_histogram_kernel<Key, Descending>;
   constexpr auto pass = radix_onesweep_kernel<Key, Value, Descending, State, shape>;
   constexpr std::size_t smem = sizeof(onesweep_storage<Key, Value, shape, State>);
   e = allow_dynamic_smem<pass>(smem, device.ordinal);
   if (e != cudaSuccess) return e;
-
-  // Zero the control block and the even states (parts 0 and 1 are contiguous).
-  const std::size_t zero_bytes = static_cast<char*>(parts[2]) - static_cast<char*>(parts[0]);
-  e = cudaMemsetAsync(parts[0], 0, zero_bytes, stream);
-  if (e != cudaSuccess) return e;
-
   int resident = 0;
   e = resident_blocks_per_sm<histogram>(radix_histogram_threads, device.ordinal, resident);
   if (e != cudaSuccess) return e;
+  State* states_even = nullptr;
+  State* states_odd = nullptr;
+  e = prepare_onesweep<Key, Value, State, shape>(temp, temp_bytes, a, states_even, states_odd, stream);
+  if (e != cudaSuccess) return e;
+
   constexpr std::size_t chunk = std::size_t(radix_histogram_threads) * radix_histogram_items;
-  const std::size_t chunks = (a.n + chunk - 1) / chunk;
-  const std::size_t max_grid = std::size_t(device.sm_count) * (resident > 0 ? resident : 1);
-  const unsigned hist_grid = static_cast<unsigned>(chunks < max_grid ? chunks : max_grid);
+  const unsigned hist_grid = resident_grid((a.n + chunk - 1) / chunk, device, resident);
   e = launch(histogram, hist_grid, radix_histogram_threads, stream, launch_mode::plain, a.keys_in, a.n, a.begin_bit,
              a.end_bit, a.control);
   if (e != cudaSuccess) return e;
@@ -824,16 +834,8 @@ cudaError_t launch_fused(void* temp, std::size_t temp_bytes, radix_sort_args<Key
                          cudaStream_t stream) {
   using shape = fused_shape<Key, Value>;
   using state_t = unsigned;
-  using bits_t = typename radix_key<Key>::bits_t;
-  void* parts[5];
-  cudaError_t e = onesweep_workspace<Key, Value, state_t, shape>(a.n).carve(temp, temp_bytes, parts);
-  if (e != cudaSuccess) return e;
-  a.control = static_cast<radix_sort_control*>(parts[0]);
-  a.keys_alt = static_cast<bits_t*>(parts[3]);
-  if constexpr (!std::is_same_v<Value, no_values>) a.values_alt = static_cast<Value*>(parts[4]);
-
   device_facts device;
-  e = current_device_facts(device);
+  cudaError_t e = current_device_facts(device);
   if (e != cudaSuccess) return e;
   constexpr auto kernel = radix_fused_kernel<Key, Value, Descending, state_t, shape>;
   constexpr std::size_t smem = sizeof(fused_storage<Key, Value, shape, state_t>);
@@ -842,18 +844,15 @@ cudaError_t launch_fused(void* temp, std::size_t temp_bytes, radix_sort_args<Key
   int resident = 0;
   e = resident_blocks_per_sm<kernel>(shape::block_threads, device.ordinal, resident, smem);
   if (e != cudaSuccess) return e;
-
-  // Zero the control block and the even states (parts 0 and 1 are contiguous).
-  const std::size_t zero_bytes = static_cast<char*>(parts[2]) - static_cast<char*>(parts[0]);
-  e = cudaMemsetAsync(parts[0], 0, zero_bytes, stream);
+  state_t* states_even = nullptr;
+  state_t* states_odd = nullptr;
+  e = prepare_onesweep<Key, Value, state_t, shape>(temp, temp_bytes, a, states_even, states_odd, stream);
   if (e != cudaSuccess) return e;
 
   const std::size_t tiles = (a.n + shape::tile_items - 1) / shape::tile_items;
-  const std::size_t items = tiles * static_cast<std::size_t>(passes + 1);
-  const std::size_t max_grid = std::size_t(device.sm_count) * static_cast<std::size_t>(resident > 0 ? resident : 1);
-  const unsigned grid = static_cast<unsigned>(items < max_grid ? items : max_grid);
+  const unsigned grid = resident_grid(tiles * static_cast<std::size_t>(passes + 1), device, resident);
   return launch_with_smem(kernel, grid, shape::block_threads, smem, stream, launch_mode::plain, a, passes,
-                          static_cast<unsigned>(tiles), static_cast<state_t*>(parts[1]), static_cast<state_t*>(parts[2]));
+                          static_cast<unsigned>(tiles), states_even, states_odd);
 }
 
 /// The whole sort, for both forms: with `size_query` only sets `temp_bytes`.
