@@ -77,15 +77,26 @@ class block_radix_rank {
     __syncthreads();
   }
 
-  /// The lanes of this warp whose digit equals `d`: one ballot per digit bit, as CUB's MatchAny
-  /// does (__match_any_sync made the whole sort 2x slower on the H200; notes/PERF.md).
+  /// The lanes of this warp whose digit equals `d`: one ballot per digit bit (__match_any_sync
+  /// made the whole sort 2x slower on the H200; notes/PERF.md). Written in PTX so that each bit
+  /// costs a bit test into a predicate, the ballot, and a predicated complement: from C++, nvcc
+  /// tested every bit twice (once for the ballot, once for the select), 7 instructions a bit.
   static GPUPRIM_DEVICE unsigned match_digit(unsigned d) {
     unsigned peers = 0xffffffffu;
 #pragma unroll
     for (int b = 0; b < RadixBits; ++b) {
-      const bool set = (d >> b) & 1u;
-      const unsigned vote = __ballot_sync(0xffffffffu, set);
-      peers &= set ? vote : ~vote;
+      unsigned same;  // lanes whose bit b equals this lane's
+      asm("{\n\t"
+          ".reg .pred set;\n\t"
+          ".reg .b32 bit;\n\t"
+          "and.b32 bit, %1, %2;\n\t"
+          "setp.ne.u32 set, bit, 0;\n\t"
+          "vote.sync.ballot.b32 %0, set, 0xffffffff;\n\t"
+          "@!set not.b32 %0, %0;\n\t"
+          "}"
+          : "=r"(same)
+          : "r"(d), "r"(1u << b));
+      peers &= same;
     }
     return peers;
   }
