@@ -273,6 +273,7 @@ result sort_case(context& ctx, rng& r) {
   // Sizes: the one-block limits, the onesweep tile and the histogram chunk of gpuprim.
   const std::vector<std::size_t> edges = {
       std::size_t(gpuprim::detail::single_block_small<Key, lib_value>::tile_items),
+      std::size_t(gpuprim::detail::single_block_medium<Key, lib_value>::tile_items),
       std::size_t(gpuprim::detail::single_block_large<Key, lib_value>::tile_items),
       std::size_t(gpuprim::detail::onesweep_shape<Key, lib_value>::tile_items),
       std::size_t(gpuprim::detail::radix_histogram_threads) * gpuprim::detail::radix_histogram_items,

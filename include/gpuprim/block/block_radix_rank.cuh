@@ -36,8 +36,8 @@ class block_radix_rank {
   static constexpr int warps = BlockThreads / 32;                   ///< Warps per block.
   static constexpr int counter_stride = warps | 1;                  ///< Counters per digit (odd).
   static constexpr int counter_count = bins * counter_stride;       ///< Counters in all.
-  /// Counters each thread scans in `scan_counters`.
-  static constexpr int counters_per_thread = (counter_count + BlockThreads - 1) / BlockThreads;
+  /// Digits whose counters each thread scans in `scan_counters` (up to 12 warps).
+  static constexpr int digits_per_thread = (bins + BlockThreads - 1) / BlockThreads;
 
   /// Shared memory: the counters, a block_scan's storage and the total. Place it in `__shared__`.
   struct temp_storage {
@@ -109,29 +109,22 @@ class block_radix_rank {
     return c;
   }
 
-  /// Phase 2: exclusive scan of the counters in (digit, warp) order. Ends with `__syncthreads()`;
-  /// afterwards `bin_start` and `scanned_bin_count` work until `finish` changes the counters (put
-  /// a `__syncthreads()` between the last of those reads and `finish`).
+  /// Phase 2: exclusive scan of the counters in (digit, warp) order. Ends with
+  /// `__syncthreads()`; afterwards `bin_start` and `scanned_bin_count` work until `finish` changes
+  /// the counters (put a `__syncthreads()` between the last of those reads and `finish`).
+  ///
+  /// Up to 12 warps, each thread owns `digits_per_thread` consecutive digits: it adds up their
+  /// warps' counters, one block-wide scan of those sums gives each digit's start, and the thread
+  /// writes its digits' per-warp places (a warp's 32 digits hit 32 banks: the stride is odd).
+  /// From 16 warps on, the digit owners' chains get long, and every thread scans an equal run of
+  /// the counter array instead. Measured on the H200 (ncu): the onesweep pass (12 warps) 2.5%
+  /// faster with the digit owners, the one-block sort of 4096 keys (16 warps) 11% slower.
   GPUPRIM_DEVICE void scan_counters() {
-    unsigned local[counters_per_thread];
-    unsigned sum = 0;
-    const int first = threadIdx.x * counters_per_thread;
-#pragma unroll
-    for (int k = 0; k < counters_per_thread; ++k) {
-      const int idx = first + k;
-      local[k] = idx < counter_count ? storage_.counters[idx] : 0u;
-      sum += local[k];
+    if constexpr (scan_by_digit) {
+      scan_digit_owned();
+    } else {
+      scan_even_runs();
     }
-    unsigned before, total;
-    block_scan<unsigned, BlockThreads>(storage_.scan).exclusive_sum(sum, before, total);
-#pragma unroll
-    for (int k = 0; k < counters_per_thread; ++k) {
-      const int idx = first + k;
-      if (idx < counter_count) storage_.counters[idx] = before;
-      before += local[k];
-    }
-    if (threadIdx.x == 0) storage_.total = total;
-    __syncthreads();
   }
 
   /// After phase 2: position of the first item with digit `bin` in the tile's sorted order.
@@ -155,15 +148,82 @@ class block_radix_rank {
     for (int i = 0; i < ItemsPerThread; ++i) {
       const unsigned d = digit_of(i);
       const unsigned peers = match_digit(d);
-      const int leader = __ffs(peers) - 1;
-      unsigned before = 0;
-      if (static_cast<int>(lane) == leader) before = atomicAdd(&storage_.counters[d * counter_stride + warp], __popc(peers));
-      before = __shfl_sync(0xffffffffu, before, leader);
-      ranks[i] = before + __popc(peers & lanes_before);
+      const unsigned leader = 31u - __clz(peers);  // the group's highest lane (one FLO)
+      const unsigned before = leader_add(lane == leader, &storage_.counters[d * counter_stride + warp], __popc(peers));
+      ranks[i] = __shfl_sync(0xffffffffu, before, leader) + __popc(peers & lanes_before);
     }
   }
 
  private:
+  static constexpr bool scan_by_digit = warps <= 12;
+  /// Counters each thread scans in `scan_even_runs`.
+  static constexpr int counters_per_thread = (counter_count + BlockThreads - 1) / BlockThreads;
+
+  GPUPRIM_DEVICE void scan_digit_owned() {
+    const int first = static_cast<int>(threadIdx.x) * digits_per_thread;
+    unsigned sum = 0;
+#pragma unroll
+    for (int j = 0; j < digits_per_thread; ++j) {
+      if (first + j < bins) sum += bin_count(first + j);
+    }
+    unsigned before, total;
+    block_scan<unsigned, BlockThreads>(storage_.scan).exclusive_sum(sum, before, total);
+#pragma unroll
+    for (int j = 0; j < digits_per_thread; ++j) {
+      if (first + j < bins) {
+#pragma unroll
+        for (int w = 0; w < warps; ++w) {
+          unsigned& counter = storage_.counters[(first + j) * counter_stride + w];
+          const unsigned c = counter;
+          counter = before;
+          before += c;
+        }
+      }
+    }
+    if (threadIdx.x == 0) storage_.total = total;
+    __syncthreads();
+  }
+
+  GPUPRIM_DEVICE void scan_even_runs() {
+    unsigned local[counters_per_thread];
+    unsigned sum = 0;
+    const int first = static_cast<int>(threadIdx.x) * counters_per_thread;
+#pragma unroll
+    for (int k = 0; k < counters_per_thread; ++k) {
+      const int idx = first + k;
+      local[k] = idx < counter_count ? storage_.counters[idx] : 0u;
+      sum += local[k];
+    }
+    unsigned before, total;
+    block_scan<unsigned, BlockThreads>(storage_.scan).exclusive_sum(sum, before, total);
+#pragma unroll
+    for (int k = 0; k < counters_per_thread; ++k) {
+      const int idx = first + k;
+      if (idx < counter_count) storage_.counters[idx] = before;
+      before += local[k];
+    }
+    if (threadIdx.x == 0) storage_.total = total;
+    __syncthreads();
+  }
+
+  /// `atomicAdd(counter, amount)` in the lanes where `leader` holds, 0 elsewhere: a predicated
+  /// shared atomic (from C++, nvcc branched around it, four instructions per item).
+  static GPUPRIM_DEVICE unsigned leader_add(bool leader, unsigned* counter, unsigned amount) {
+    unsigned old;
+    asm volatile(
+        "{\n\t"
+        ".reg .pred lead;\n\t"
+        "setp.ne.u32 lead, %1, 0;\n\t"
+        "mov.u32 %0, 0;\n\t"
+        "@lead atom.shared.add.u32 %0, [%2], %3;\n\t"
+        "}"
+        : "=r"(old)
+        : "r"(static_cast<unsigned>(leader)), "r"(static_cast<unsigned>(__cvta_generic_to_shared(counter))),
+          "r"(amount)
+        : "memory");
+    return old;
+  }
+
   temp_storage& storage_;
 };
 

@@ -132,6 +132,8 @@ struct single_block_shape {
 template <class Key, class Value>
 using single_block_small = single_block_shape<Key, Value, 256, 4>;
 template <class Key, class Value>
+using single_block_medium = single_block_shape<Key, Value, 256, 8>;
+template <class Key, class Value>
 using single_block_large = single_block_shape<Key, Value, 512, 8>;
 
 // ---- Look-back states: a status in the top two bits, the count or offset below ----------------
@@ -865,6 +867,7 @@ cudaError_t radix_sort(void* temp, std::size_t& temp_bytes, bool size_query, con
   if (!radix_bits_valid<Key>(begin_bit, end_bit)) return cudaErrorInvalidValue;
   if (!size_query && !radix_pointers_valid(keys_in, keys_out, values_in, values_out, n)) return cudaErrorInvalidValue;
   using small = single_block_small<Key, Value>;
+  using medium = single_block_medium<Key, Value>;
   using large = single_block_large<Key, Value>;
   using big_state = unsigned long long;
   using fast_state = unsigned;
@@ -899,6 +902,7 @@ cudaError_t radix_sort(void* temp, std::size_t& temp_bytes, bool size_query, con
     return e;
   }
   if (n <= std::size_t(small::tile_items)) return launch_single_block<Key, Value, Descending, small>(a, stream);
+  if (n <= std::size_t(medium::tile_items)) return launch_single_block<Key, Value, Descending, medium>(a, stream);
   if constexpr (radix_cluster_sort_enabled) {
     using clustered = cluster_shape<Key, Value>;
     const bool use_cluster = radix_item_bytes<Key, Value> <= 16 && n > std::size_t(radix_cluster_min_items) &&
