@@ -2,11 +2,15 @@
 // f64, and an inclusive max-scan of i32 beside cub::DeviceScan::InclusiveScan, at 2^10..2^28
 // (2^30 for the i32 exclusive sum where memory allows). Bytes counted: read + write.
 //
-// Names: "exclusive_sum/<type>/<gpuprim|cub>/<n>", "inclusive_max/i32/<gpuprim|cub>/<n>", and the
+// CUB runs twice per case: "cub" with a std::size_t count (64-bit offsets) and "cub32" with an int
+// count (32-bit offsets); scripts/bench_report.py takes the faster as CUB.
+// Names: "exclusive_sum/<type>/<gpuprim|cub|cub32>/<n>", "inclusive_max/i32/<gpuprim|cub|cub32>/<n>", and the
 // shape sweep "exclusive_sum_shape/<i32|f64>/gpuprim_<threads>x<items>/<2^20|2^24|2^28>".
 // Run:   bench_scan --benchmark_format=json --benchmark_out=scan.json
 //        [--benchmark_repetitions=5 --benchmark_report_aggregates_only=true]
 #include "bench_common.cuh"
+
+#include <climits>
 
 #include <gpuprim/scan.cuh>
 
@@ -15,7 +19,7 @@
 namespace gpuprim_bench {
 namespace {
 
-enum class impl { gpuprim, cub };
+enum class impl { gpuprim, cub, cub32 };
 enum class scan_kind { exclusive_sum, inclusive_max };
 
 template <class T>
@@ -44,14 +48,20 @@ cudaError_t device_scan(void* d_temp, std::size_t& bytes, const T* d_in, T* d_ou
   if constexpr (K == scan_kind::exclusive_sum) {
     if constexpr (I == impl::gpuprim) {
       return gpuprim::exclusive_sum<Shape>(d_temp, bytes, d_in, d_out, n, s);
-    } else {
+    } else if constexpr (I == impl::cub) {
       return cub::DeviceScan::ExclusiveSum(d_temp, bytes, d_in, d_out, n, s);
+    } else {
+      if (n > std::size_t{INT_MAX}) return cudaErrorInvalidValue;
+      return cub::DeviceScan::ExclusiveSum(d_temp, bytes, d_in, d_out, static_cast<int>(n), s);
     }
   } else {
     if constexpr (I == impl::gpuprim) {
       return gpuprim::inclusive_scan<Shape>(d_temp, bytes, d_in, d_out, n, gpuprim::maximum{}, s);
-    } else {
+    } else if constexpr (I == impl::cub) {
       return cub::DeviceScan::InclusiveScan(d_temp, bytes, d_in, d_out, cuda::maximum<>{}, n, s);
+    } else {
+      if (n > std::size_t{INT_MAX}) return cudaErrorInvalidValue;
+      return cub::DeviceScan::InclusiveScan(d_temp, bytes, d_in, d_out, cuda::maximum<>{}, static_cast<int>(n), s);
     }
   }
 }
@@ -151,6 +161,9 @@ void add_scans(int max_log2) {
     const std::string stem = std::string(kind_name(K)) + "/" + type_name<T>::value + "/";
     add(stem + "gpuprim/" + std::to_string(n), [n](benchmark::State& st) { bm_scan<K, T, impl::gpuprim>(st, n); });
     add(stem + "cub/" + std::to_string(n), [n](benchmark::State& st) { bm_scan<K, T, impl::cub>(st, n); });
+    if (n <= std::size_t{INT_MAX}) {
+      add(stem + "cub32/" + std::to_string(n), [n](benchmark::State& st) { bm_scan<K, T, impl::cub32>(st, n); });
+    }
   }
 }
 

@@ -117,20 +117,32 @@ def load(paths):
     merge_cub_counts(rows)
     # An error only matters if no file measured that benchmark.
     errors = list(dict((n, m) for n, m in errors if n not in rows).items())
-    errors = [(n.replace("/cub64/", "/cub/"), m) for n, m in errors if n.replace("/cub64/", "/cub/") not in rows]
+    errors = [(cub_name(n), m) for n, m in errors if cub_name(n) not in rows]
     return contexts, rows, errors
 
 
+CUB_COUNT_VARIANTS = {"/cub64/": "64-bit count", "/cub32/": "32-bit count"}
+
+
+def cub_name(name):
+    """'<...>/cub64/<n>' or '<...>/cub32/<n>' -> '<...>/cub/<n>'; other names unchanged."""
+    for tag in CUB_COUNT_VARIANTS:
+        name = name.replace(tag, "/cub/")
+    return name
+
+
 def merge_cub_counts(rows):
-    """CUB at its best: where a case also ran CUB with a 64-bit count ("<...>/cub64/<n>", CUB's
-    64-bit offsets and their tuning), its CUB row becomes the faster of the two runs."""
-    for name in [n for n in rows if "/cub64/" in n]:
-        alt = rows.pop(name)
-        base = name.replace("/cub64/", "/cub/")
-        if base not in rows or alt.time_us < rows[base].time_us:
-            alt.name = base
-            alt.source += ", 64-bit count"
-            rows[base] = alt
+    """CUB at its best: where a case also ran CUB with the other count type ("<...>/cub64/<n>" or
+    "<...>/cub32/<n>": CUB picks 32- or 64-bit offsets, and their tuning, from the count type), its
+    CUB row becomes the faster of the runs."""
+    for tag, label in CUB_COUNT_VARIANTS.items():
+        for name in [n for n in rows if tag in n]:
+            alt = rows.pop(name)
+            base = cub_name(name)
+            if base not in rows or alt.time_us < rows[base].time_us:
+                alt.name = base
+                alt.source += ", " + label
+                rows[base] = alt
 
 
 def classify(rows):
