@@ -48,6 +48,18 @@ GPUPRIM_DEVICE unsigned relaxed_load(const unsigned* p) {
 #endif
   return v;
 }
+/// Exponential backoff between polls of a word that another block writes: sleeps
+/// lookback_first_sleep_ns, doubling up to lookback_max_sleep_ns.
+struct poll_backoff {
+  unsigned sleep_ns = lookback_first_sleep_ns;
+  GPUPRIM_DEVICE void pause() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+    __nanosleep(sleep_ns);
+#endif
+    sleep_ns = sleep_ns * 2 < lookback_max_sleep_ns ? sleep_ns * 2 : lookback_max_sleep_ns;
+  }
+};
+
 /// Acquire load (device scope) of a counter that another block releases after its writes.
 GPUPRIM_DEVICE unsigned acquire_load(const unsigned* p) {
   unsigned v;
@@ -183,15 +195,12 @@ GPUPRIM_DEVICE T look_back(const States& states, unsigned tile, Op op, const T& 
       // Wait until the chunk up to its first PREFIX (lowest lane) holds no invalid tile; lanes
       // past that PREFIX are not needed and may stay invalid.
       unsigned prefixes;
-      unsigned sleep_ns = lookback_first_sleep_ns;
+      poll_backoff backoff;
       for (;;) {
         prefixes = __ballot_sync(full_warp_mask, status[k] == status_prefix);
         const unsigned needed = prefixes == 0 ? full_warp_mask : prefixes ^ (prefixes - 1);
         if ((__ballot_sync(full_warp_mask, status[k] == status_invalid) & needed) == 0) break;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-        __nanosleep(sleep_ns);
-#endif
-        sleep_ns = sleep_ns * 2 < lookback_max_sleep_ns ? sleep_ns * 2 : lookback_max_sleep_ns;
+        backoff.pause();
         if (status[k] == status_invalid) status[k] = states.load(static_cast<unsigned>(predecessor), value[k]);
       }
 

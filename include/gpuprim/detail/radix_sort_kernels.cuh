@@ -464,13 +464,8 @@ union fused_storage {
 
 /// Waits until `*counter` reaches `target`; called by one thread, then a barrier.
 GPUPRIM_DEVICE void wait_for_count(const unsigned* counter, unsigned target) {
-  unsigned sleep_ns = lookback_first_sleep_ns;
-  while (acquire_load(counter) < target) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-    __nanosleep(sleep_ns);
-#endif
-    if (sleep_ns < lookback_max_sleep_ns) sleep_ns *= 2;
-  }
+  poll_backoff backoff;
+  while (acquire_load(counter) < target) backoff.pause();
 }
 
 /// The whole sort of a few hundred tiles in one launch. The work items are the histogram of every
