@@ -1,10 +1,10 @@
 // Device-wide scans: gpuprim::exclusive_sum beside cub::DeviceScan::ExclusiveSum for i32, f32, i64,
-// f64, and an inclusive max-scan of i32 beside cub::DeviceScan::InclusiveScan, at 2^10..2^28
+// f64, an inclusive sum of f64 and an inclusive max-scan of i32 beside CUB's, at 2^10..2^28
 // (2^30 for the i32 exclusive sum where memory allows). Bytes counted: read + write.
 //
 // CUB runs twice per case: "cub" with a std::size_t count (64-bit offsets) and "cub32" with an int
 // count (32-bit offsets); scripts/bench_report.py takes the faster as CUB.
-// Names: "exclusive_sum/<type>/<gpuprim|cub|cub32>/<n>", "inclusive_max/i32/<gpuprim|cub|cub32>/<n>", and the
+// Names: "exclusive_sum/<type>/<gpuprim|cub|cub32>/<n>", "inclusive_sum/f64/...", "inclusive_max/i32/...", and the
 // shape sweep "exclusive_sum_shape/<i32|f64>/gpuprim_<threads>x<items>/<2^20|2^24|2^28>".
 // Run:   bench_scan --benchmark_format=json --benchmark_out=scan.json
 //        [--benchmark_repetitions=5 --benchmark_report_aggregates_only=true]
@@ -20,7 +20,7 @@ namespace gpuprim_bench {
 namespace {
 
 enum class impl { gpuprim, cub, cub32 };
-enum class scan_kind { exclusive_sum, inclusive_max };
+enum class scan_kind { exclusive_sum, inclusive_sum, inclusive_max };
 
 template <class T>
 struct type_name;
@@ -41,7 +41,9 @@ struct type_name<double> {
   static constexpr const char* value = "f64";
 };
 
-const char* kind_name(scan_kind k) { return k == scan_kind::exclusive_sum ? "exclusive_sum" : "inclusive_max"; }
+const char* kind_name(scan_kind k) {
+  return k == scan_kind::exclusive_sum ? "exclusive_sum" : k == scan_kind::inclusive_sum ? "inclusive_sum" : "inclusive_max";
+}
 
 template <scan_kind K, impl I, class T, class Shape = gpuprim::detail::use_default_shape>
 cudaError_t device_scan(void* d_temp, std::size_t& bytes, const T* d_in, T* d_out, std::size_t n, cudaStream_t s) {
@@ -53,6 +55,15 @@ cudaError_t device_scan(void* d_temp, std::size_t& bytes, const T* d_in, T* d_ou
     } else {
       if (n > std::size_t{INT_MAX}) return cudaErrorInvalidValue;
       return cub::DeviceScan::ExclusiveSum(d_temp, bytes, d_in, d_out, static_cast<int>(n), s);
+    }
+  } else if constexpr (K == scan_kind::inclusive_sum) {
+    if constexpr (I == impl::gpuprim) {
+      return gpuprim::inclusive_sum<Shape>(d_temp, bytes, d_in, d_out, n, s);
+    } else if constexpr (I == impl::cub) {
+      return cub::DeviceScan::InclusiveSum(d_temp, bytes, d_in, d_out, n, s);
+    } else {
+      if (n > std::size_t{INT_MAX}) return cudaErrorInvalidValue;
+      return cub::DeviceScan::InclusiveSum(d_temp, bytes, d_in, d_out, static_cast<int>(n), s);
     }
   } else {
     if constexpr (I == impl::gpuprim) {
@@ -73,10 +84,13 @@ long long reference_max(std::size_t k) {
   return m;
 }
 
-/// The expected output item k: the exclusive sum of items [0, k) or the maximum of [0, k].
+/// The expected output item k: the sum of items [0, k) (exclusive) or [0, k] (inclusive), or the
+/// maximum of [0, k].
 template <scan_kind K>
 long long reference_item(std::size_t k) {
-  return K == scan_kind::exclusive_sum ? reference_sum(k) : reference_max(k);
+  if constexpr (K == scan_kind::exclusive_sum) return reference_sum(k);
+  if constexpr (K == scan_kind::inclusive_sum) return reference_sum(k + 1);
+  return reference_max(k);
 }
 
 /// Compares the output with the host reference: every item for n <= 2^20, else a sample.
@@ -103,6 +117,9 @@ bool check_result(benchmark::State& state, const T* d_out, std::size_t n, const 
       if constexpr (K == scan_kind::exclusive_sum) {
         ref = running;
         running += item_value(seed(), k);
+      } else if constexpr (K == scan_kind::inclusive_sum) {
+        running += item_value(seed(), k);
+        ref = running;
       } else {
         max_so_far = std::max<long long>(max_so_far, item_value(seed(), k));
         ref = max_so_far;
@@ -205,6 +222,7 @@ void register_all() {
   add_scans<scan_kind::exclusive_sum, float>(28);
   add_scans<scan_kind::exclusive_sum, long long>(28);
   add_scans<scan_kind::exclusive_sum, double>(28);
+  add_scans<scan_kind::inclusive_sum, double>(28);
   add_scans<scan_kind::inclusive_max, int>(28);
   add_shape_sweep();
 }

@@ -32,18 +32,19 @@ constexpr std::size_t default_tile() {
   return gpuprim::detail::scan_default_shape<T>::tile_items;
 }
 
-/// Calls the scan A (workspace form; with `temp == nullptr` a size query).
-template <api A, class InIt, class OutIt, class Acc, class Op>
+/// Calls the scan A (workspace form; with `temp == nullptr` a size query). `Shape` is the scans'
+/// first template argument (gpuprim::detail::scan_force_streaming reaches the streaming scan).
+template <api A, class Shape = gpuprim::detail::use_default_shape, class InIt, class OutIt, class Acc, class Op>
 cudaError_t call_scan(void* temp, std::size_t& bytes, InIt in, OutIt out, std::size_t n, Acc init, Op op,
                       cudaStream_t s = 0) {
   if constexpr (A == api::exclusive_scan) {
-    return gpuprim::exclusive_scan(temp, bytes, in, out, n, init, op, s);
+    return gpuprim::exclusive_scan<Shape>(temp, bytes, in, out, n, init, op, s);
   } else if constexpr (A == api::inclusive_scan) {
-    return gpuprim::inclusive_scan(temp, bytes, in, out, n, op, s);
+    return gpuprim::inclusive_scan<Shape>(temp, bytes, in, out, n, op, s);
   } else if constexpr (A == api::exclusive_sum) {
-    return gpuprim::exclusive_sum(temp, bytes, in, out, n, s);
+    return gpuprim::exclusive_sum<Shape>(temp, bytes, in, out, n, s);
   } else {
-    return gpuprim::inclusive_sum(temp, bytes, in, out, n, s);
+    return gpuprim::inclusive_sum<Shape>(temp, bytes, in, out, n, s);
   }
 }
 
@@ -97,7 +98,8 @@ void check_output(const std::vector<Out>& expected, const std::vector<Out>& got,
 /// Runs scan A of `h_in` (offset by `in_offset` items in its device buffer; output offset by
 /// `out_offset`) and compares with the host reference. Outputs are poisoned twice over with
 /// different patterns when an output item is small enough to match a poison by chance.
-template <api A, class Out, class Acc, class In, class Op, class HostOp>
+template <api A, class Out, class Acc, class Shape = gpuprim::detail::use_default_shape, class In, class Op,
+          class HostOp>
 void check_scan(const std::vector<In>& h_in, Acc init, Op op, HostOp host_op, std::size_t in_offset = 0,
                 std::size_t out_offset = 0, bool allocating = false) {
   const std::size_t n = h_in.size();
@@ -111,7 +113,7 @@ void check_scan(const std::vector<In>& h_in, Acc init, Op op, HostOp host_op, st
   Out* out = d_out.data() + out_offset;
 
   std::size_t bytes = 0;
-  REQUIRE_CUDA((call_scan<A>(nullptr, bytes, in, out, n, init, op)));
+  REQUIRE_CUDA((call_scan<A, Shape>(nullptr, bytes, in, out, n, init, op)));
   REQUIRE(bytes >= 1);
   gpuprim_test::device_vector<unsigned char> temp(bytes);
 
@@ -123,11 +125,29 @@ void check_scan(const std::vector<In>& h_in, Acc init, Op op, HostOp host_op, st
       REQUIRE_CUDA((call_scan_allocating<A>(in, out, n, init, op)));
     } else {
       std::size_t b = bytes;
-      REQUIRE_CUDA((call_scan<A>(temp.data(), b, in, out, n, init, op)));
+      REQUIRE_CUDA((call_scan<A, Shape>(temp.data(), b, in, out, n, init, op)));
     }
     gpuprim_test::require_sync();
     check_output(expected, d_out.download(out_offset, n + guard_items), patterns[r]);
   }
+}
+
+/// In place: d_out == d_in, at several sizes and offsets (the head peeled for misaligned pointers
+/// is read and written by the same lanes).
+template <api A, class Shape = gpuprim::detail::use_default_shape, class T, class Op, class HostOp>
+void check_in_place(std::size_t n, std::size_t offset, T init, Op op, HostOp host_op, const std::vector<T>& h_in) {
+  INFO(api_name(A) << " in place, n = " << n << ", offset " << offset);
+  const std::vector<T> expected = reference<A, T, T>(h_in, init, host_op);
+  gpuprim_test::device_vector<T> d(offset + n + guard_items);
+  d.poison(0xA5);
+  d.upload(h_in, offset);
+  T* p = d.data() + offset;
+  std::size_t bytes = 0;
+  REQUIRE_CUDA((call_scan<A, Shape>(nullptr, bytes, p, p, n, init, op)));
+  gpuprim_test::device_vector<unsigned char> temp(bytes);
+  REQUIRE_CUDA((call_scan<A, Shape>(temp.data(), bytes, p, p, n, init, op)));
+  gpuprim_test::require_sync();
+  check_output(expected, d.download(offset, n + guard_items), 0xA5);
 }
 
 /// The same scan for every size of `test_sizes(tile)`.

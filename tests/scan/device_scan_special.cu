@@ -29,24 +29,6 @@ TEST_CASE("device scan: non-commutative operator (affine maps mod 2^32)", "[scan
   }
 }
 
-/// In place: d_out == d_in, at several sizes and offsets (the head peeled for misaligned pointers
-/// is read and written by the same lanes).
-template <api A, class T, class Op, class HostOp>
-void check_in_place(std::size_t n, std::size_t offset, T init, Op op, HostOp host_op, const std::vector<T>& h_in) {
-  INFO(api_name(A) << " in place, n = " << n << ", offset " << offset);
-  const std::vector<T> expected = reference<A, T, T>(h_in, init, host_op);
-  device_vector<T> d(offset + n + guard_items);
-  d.poison(0xA5);
-  d.upload(h_in, offset);
-  T* p = d.data() + offset;
-  std::size_t bytes = 0;
-  REQUIRE_CUDA((call_scan<A>(nullptr, bytes, p, p, n, init, op)));
-  device_vector<unsigned char> temp(bytes);
-  REQUIRE_CUDA((call_scan<A>(temp.data(), bytes, p, p, n, init, op)));
-  require_sync();
-  check_output(expected, d.download(offset, n + guard_items), 0xA5);
-}
-
 TEST_CASE("device scan: in place", "[scan][device]") {
   const std::size_t tile = default_tile<int>();
   for (std::size_t n : {std::size_t(1), std::size_t(37), tile + 1, 5 * tile + 3, std::size_t(300001)}) {

@@ -79,6 +79,12 @@ struct host_max {
     return a < b ? b : a;
   }
 };
+struct host_min {
+  template <class A>
+  A operator()(const A& a, const A& b) const {
+    return b < a ? b : a;
+  }
+};
 
 /// start, start + step, start + 2 * step, ... (wrapping in T); readable on the device.
 template <class T>

@@ -12,6 +12,7 @@
 
 #include <cuda_runtime.h>
 
+#include "../tile/scan_streaming.cuh"
 #include "../tile/scan_tile.cuh"
 #include "config.cuh"
 #include "item_source.cuh"
@@ -29,9 +30,13 @@ template <class InputIt, class OutputIt>
 using sum_accumulator_t = std::remove_cv_t<
     std::conditional_t<std::is_pointer_v<OutputIt>, std::remove_pointer_t<OutputIt>, iterator_value_t<InputIt>>>;
 
-/// The workspace of a device scan of `n` items: the tile states, for ceil(n / tile_items) tiles
-/// (the most any alignment of the pointers gives). Depends only on `n` and the types, so the size
-/// query and the launch agree.
+/// Bytes before the tile states in the status part: the streaming scan's ticket counter.
+inline constexpr std::size_t scan_ticket_bytes = 16;
+
+/// The workspace of a device scan of `n` items: a ticket counter and the tile states, for
+/// ceil(n / tile_items) tiles (the most any alignment of the pointers gives; the streaming scan's
+/// tiles are never smaller). Depends only on `n` and the types, so the size query and the launch
+/// agree.
 struct scan_plan {
   std::size_t max_tiles = 0;
   workspace_layout<3> layout;  // parts: status words, aggregates, inclusive prefixes
@@ -47,7 +52,8 @@ scan_plan make_scan_plan(std::size_t n) {
   scan_plan plan;
   plan.max_tiles = n / Shape::tile_items + (n % Shape::tile_items != 0 ? 1 : 0);
   if (plan.max_tiles > 1 && plan.max_tiles <= scan_max_tiles) {
-    plan.layout.part_bytes[scan_plan::status_part] = plan.max_tiles * states_t::status_bytes_per_tile;
+    plan.layout.part_bytes[scan_plan::status_part] =
+        scan_ticket_bytes + plan.max_tiles * states_t::status_bytes_per_tile;
     plan.layout.part_bytes[scan_plan::aggregates_part] = plan.max_tiles * states_t::value_bytes_per_tile;
     plan.layout.part_bytes[scan_plan::prefixes_part] = plan.max_tiles * states_t::value_bytes_per_tile;
   }
@@ -56,10 +62,11 @@ scan_plan make_scan_plan(std::size_t n) {
 
 template <class AccT>
 tile_states_t<AccT> make_tile_states(void* const (&parts)[3]) {
+  void* const status = static_cast<unsigned char*>(parts[scan_plan::status_part]) + scan_ticket_bytes;
   if constexpr (sizeof(AccT) <= 16) {
-    return {static_cast<unsigned long long*>(parts[scan_plan::status_part])};
+    return {static_cast<unsigned long long*>(status)};
   } else {
-    return {static_cast<unsigned*>(parts[scan_plan::status_part]), static_cast<AccT*>(parts[scan_plan::aggregates_part]),
+    return {static_cast<unsigned*>(status), static_cast<AccT*>(parts[scan_plan::aggregates_part]),
             static_cast<AccT*>(parts[scan_plan::prefixes_part])};
   }
 }
@@ -103,15 +110,57 @@ __global__ void __launch_bounds__(Shape::block_threads, (scan_min_blocks_per_sm<
   tile_t(storage, params).process(blockIdx.x);
 }
 
+/// The `Shape` argument that makes a device scan stream whenever its types allow (tests reach the
+/// streaming scan with small inputs through it); otherwise the default shape.
+struct scan_force_streaming {};
+
+/// Inputs of at least this many bytes stream. H100, 2026-11-21 (scratch, same run as CUB):
+/// inclusive_sum f64 2^22 44.2 us streaming vs 46.3 tile-per-block, 2^20 27.6 vs 25.0; 2^28 1505
+/// vs 1763 (CUB 1664). Only 8-byte items stream (streaming_scan::applicable).
+inline constexpr std::size_t streaming_scan_min_bytes = std::size_t(1) << 25;
+
+/// Launches the streaming scan when this device and the kernel's code support it (`launched`
+/// tells). The tile states and the ticket are zeroed first.
+template <class Params>
+cudaError_t launch_streaming_scan(const Params& params, void* const (&parts)[3], std::size_t body_vectors, int tail,
+                                  cudaStream_t stream, bool& launched) {
+  using stream_t = streaming_scan<Params>;
+  using states_t = tile_states_t<typename Params::acc_type>;
+  constexpr auto kernel = streaming_scan_kernel<Params>;
+  launched = false;
+  device_facts device;
+  cudaError_t e = current_device_facts(device);
+  if (e != cudaSuccess || device.cc_major < 9) return e;
+  int ptx = 0;
+  e = kernel_ptx_version<kernel>(device.ordinal, ptx);
+  if (e != cudaSuccess || ptx < 90) return e;
+  int smem_limit = 0;
+  e = cudaDeviceGetAttribute(&smem_limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device.ordinal);
+  if (e != cudaSuccess || std::size_t(smem_limit) < stream_t::smem_bytes) return e;
+  e = allow_dynamic_smem<kernel>(stream_t::smem_bytes, device.ordinal);
+  if (e != cudaSuccess) return e;
+  launched = true;
+  unsigned char* status = static_cast<unsigned char*>(parts[scan_plan::status_part]);
+  e = cudaMemsetAsync(status, 0, scan_ticket_bytes + std::size_t(params.tiles) * states_t::status_bytes_per_tile,
+                      stream);
+  if (e != cudaSuccess) return e;
+  const streaming_scan_params<Params> sp{params, reinterpret_cast<unsigned*>(status), body_vectors, tail};
+  const unsigned grid = params.tiles < unsigned(device.sm_count) ? params.tiles : unsigned(device.sm_count);
+  return launch_with_smem(kernel, grid, stream_t::block_threads, stream_t::smem_bytes, stream, launch_mode::plain,
+                          sp);
+}
+
 /// Every device scan ends here. `InitT` is the accumulator type `AccT` for exclusive scans and
 /// `no_init` for inclusive ones. With `size_query` only `temp_bytes` is written; then no pointer is
 /// checked and no CUDA call is made.
 template <class AccT, class Shape, class InputIt, class OutputIt, class InitT, class Op>
 cudaError_t scan(void* temp, std::size_t& temp_bytes, bool size_query, InputIt in, OutputIt out, std::size_t n,
                  InitT init, Op op, cudaStream_t stream) {
-  static_assert(valid_shape_argument_v<Shape>,
+  constexpr bool force_streaming = std::is_same_v<Shape, scan_force_streaming>;
+  using shape_arg = std::conditional_t<force_streaming, use_default_shape, Shape>;
+  static_assert(valid_shape_argument_v<shape_arg>,
                 "the first template argument of the gpuprim scans is a gpuprim::shape<...>, not a value type");
-  using shape_t = shape_or_default<Shape, scan_default_shape<AccT>>;
+  using shape_t = shape_or_default<shape_arg, scan_default_shape<AccT>>;
   using params_t = scan_params<InputIt, OutputIt, AccT, InitT, Op>;
   using tile_t = scan_tile<shape_t, params_t>;
   using states_t = tile_states_t<AccT>;
@@ -141,6 +190,23 @@ cudaError_t scan(void* temp, std::size_t& temp_bytes, bool size_query, InputIt i
   if constexpr (tile_t::vector_stores) vector_store = items_before_16_byte_boundary(out + head) == 0;
   const std::size_t tiles = (n - head + shape_t::tile_items - 1) / shape_t::tile_items;
 
+  // Large inputs with the default shape stream through shared memory on sm_90 and up.
+  using stream_t = streaming_scan<params_t>;
+  if constexpr (stream_t::applicable && tile_t::striped && std::is_same_v<shape_arg, use_default_shape> &&
+                stream_t::tile_items >= shape_t::tile_items) {
+    const std::size_t body_vectors = (n - head) / stream_t::G;
+    const std::size_t stream_tiles = (body_vectors + stream_t::tile_vectors - 1) / stream_t::tile_vectors;
+    const bool large = force_streaming || (n - head) * sizeof(*in) >= streaming_scan_min_bytes;
+    if (vector_store && large && stream_tiles > 1) {
+      const params_t params{in, out, n, static_cast<int>(head), static_cast<unsigned>(stream_tiles), true,
+                            init, op, make_tile_states<AccT>(parts)};
+      bool launched = false;
+      e = launch_streaming_scan(params, parts, body_vectors, static_cast<int>((n - head) % stream_t::G), stream,
+                                launched);
+      if (e != cudaSuccess || launched) return e;
+    }
+  }
+
   const params_t params{in, out, n, static_cast<int>(head), static_cast<unsigned>(tiles), vector_store,
                         init, op, make_tile_states<AccT>(parts)};
   auto* kernel = scan_kernel<shape_t, params_t>;
@@ -148,7 +214,8 @@ cudaError_t scan(void* temp, std::size_t& temp_bytes, bool size_query, InputIt i
 
   // Mark every tile state INVALID (all zero bits) first. H200, 2^20 items: a memset node
   // costs 2.4 us less than an init kernel overlapped with programmatic dependent launch.
-  e = cudaMemsetAsync(parts[scan_plan::status_part], 0, tiles * states_t::status_bytes_per_tile, stream);
+  e = cudaMemsetAsync(parts[scan_plan::status_part], 0, scan_ticket_bytes + tiles * states_t::status_bytes_per_tile,
+                      stream);
   if (e != cudaSuccess) return e;
   return launch(kernel, static_cast<unsigned>(tiles), shape_t::block_threads, stream, false, params);
 }

@@ -48,6 +48,37 @@ struct scan_params {
   states_type states;  // read and written only when tiles > 1
 };
 
+/// The type a scan writes: a raw pointer output's own type, else the accumulator.
+template <class Params>
+using scan_output_t =
+    std::conditional_t<std::is_pointer_v<typename Params::output_iterator>,
+                       std::remove_pointer_t<typename Params::output_iterator>, typename Params::acc_type>;
+
+/// One warp (all 32 lanes) scans the `count` (1 to 32) items from index `first`, a lane each,
+/// after `prefix` when `has_prefix` (an exclusive scan always has one: at least its init), writes
+/// their results and returns, in every lane, everything through the last of them reduced.
+/// Lanes past `count` duplicate the first item; they follow the others, so no result sees them.
+template <class Params>
+GPUPRIM_DEVICE typename Params::acc_type scan_loose_items(const Params& p, std::size_t first, int count,
+                                                          const typename Params::acc_type& prefix, bool has_prefix) {
+  using AccT = typename Params::acc_type;
+  const int lane = static_cast<int>(lane_id());
+  const AccT x = static_cast<AccT>(p.in[first + (lane < count ? lane : 0)]);
+  AccT through_lane;
+  warp_scan<AccT>{}.inclusive_scan(x, through_lane, p.op);
+  const AccT through_all = shfl_idx(through_lane, count - 1);
+  const AccT before_lane = shfl_up(through_lane, 1);
+  __syncwarp();  // in place: every lane has read its item before any output is written
+  AccT result;
+  if constexpr (std::is_same_v<typename Params::init_type, no_init>) {
+    result = has_prefix ? static_cast<AccT>(p.op(prefix, through_lane)) : through_lane;
+  } else {
+    result = lane == 0 ? prefix : static_cast<AccT>(p.op(prefix, before_lane));
+  }
+  if (lane < count) p.out[first + lane] = static_cast<scan_output_t<Params>>(result);
+  return has_prefix ? static_cast<AccT>(p.op(prefix, through_all)) : through_all;
+}
+
 /// Scans tile `blockIdx.x` of a device scan with one block of `Shape::block_threads` threads.
 template <class Shape, class Params>
 class scan_tile {
@@ -65,7 +96,7 @@ class scan_tile {
 
   using input_t = std::remove_cv_t<iterator_value_t<InputIt>>;
   // Raw pointer outputs are written in their own type; other output iterators get AccT.
-  using output_t = std::conditional_t<std::is_pointer_v<OutputIt>, std::remove_pointer_t<OutputIt>, AccT>;
+  using output_t = scan_output_t<Params>;
   static_assert(!std::is_const_v<output_t>, "the scan's output must be writable");
   static constexpr int in_vector = vector_items_v<input_t>;
   static constexpr int out_vector = vector_items_v<output_t>;
@@ -341,25 +372,13 @@ class scan_tile {
     }
   }
 
-  // Warp 0 scans and stores the head (one item per lane) and returns, in every lane, the prefix
-  // that follows it: init op head (exclusive) or the head's reduction (inclusive).
+  // Warp 0 scans and stores the head and returns, in every lane, the prefix that follows it:
+  // init op head (exclusive) or the head's reduction (inclusive).
   GPUPRIM_DEVICE AccT scan_head() {
-    const int lane = static_cast<int>(threadIdx.x);
-    const int head = p_.head;
-    // Lanes past the head duplicate item 0; they follow the head, so no head result sees them.
-    const AccT x = static_cast<AccT>(p_.in[lane < head ? lane : 0]);
-    AccT through_lane;
-    warp_scan<AccT>{}.inclusive_scan(x, through_lane, p_.op);
-    const AccT through_head = shfl_idx(through_lane, head - 1);
-    const AccT before_lane = shfl_up(through_lane, 1);
-    __syncwarp();  // in place: every lane has read its item before any output is written
     if constexpr (inclusive) {
-      if (lane < head) write(lane, through_lane);
-      return through_head;
+      return scan_loose_items(p_, 0, p_.head, static_cast<AccT>(p_.in[0]), false);
     } else {
-      const AccT init = static_cast<AccT>(p_.init);
-      if (lane < head) write(lane, lane == 0 ? init : static_cast<AccT>(p_.op(init, before_lane)));
-      return static_cast<AccT>(p_.op(init, through_head));
+      return scan_loose_items(p_, 0, p_.head, static_cast<AccT>(p_.init), true);
     }
   }
 
@@ -404,8 +423,6 @@ class scan_tile {
       }
     }
   }
-
-  GPUPRIM_DEVICE void write(std::size_t index, const AccT& value) const { p_.out[index] = static_cast<output_t>(value); }
 
   temp_storage& storage_;
   const Params p_;

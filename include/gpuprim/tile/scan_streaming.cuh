@@ -1,0 +1,424 @@
+// The device scan for large inputs on Hopper: one persistent block per SM streams tiles through a
+// ring of shared-memory slots, and its warps specialise so that no tile's aggregate ever waits
+// for an earlier tile's look-back.
+//
+// A chained scan (Merrill & Garland 2016) stalls when a tile must wait in its look-back for
+// predecessors whose loads are still in flight: the block holding it issues no loads meanwhile,
+// and the wait is the tail latency of the slowest recent load. Here each block has four roles:
+//   - the producer (one lane) takes tiles in order from a ticket counter and bulk-copies each
+//     into a free slot (cp.async.bulk, completion counted by an mbarrier);
+//   - the reducer warp reduces every landed tile and publishes its aggregate at once;
+//   - the look-back warp finds each tile's prefix (detail/lookback.cuh), publishes its inclusive
+//     prefix and hands the scanning warps a prefix per chunk;
+//   - the scanning warps (8, a chunk of the tile each) scan their chunk by rows of 32 vectors
+//     while the look-back runs, then finish it with the prefix (re-reading the slot) and store
+//     16-byte vectors.
+// Loads stay in flight whatever a look-back waits for, and a tile's aggregate waits for nothing
+// but its own load. Tickets are taken only by running blocks, so every look-back ends without
+// any assumption about which blocks are resident.
+//
+// The reducer adds up each lane's vectors and then the lanes: it reorders the operands, which
+// is right only for commutative operators (`streaming_scan_reorders`: plus on arithmetic
+// types, minimum and maximum on integers). Other operators take the tile-per-block scan
+// (scan_tile.cuh). An ordered reduction in one warp (a shuffle tree per row of 32 vectors) took
+// 3.3 us per 32 KiB tile, more than the tile's share of memory time (~2 us on an H100).
+//
+// Items are 16-byte vectors of G items in the slot; tile vector v belongs to chunk
+// v / chunk_vectors (one scanning warp), and in item order the tile is: chunks, then rows of 32
+// vectors, then lanes, then the G items of a vector. Every combination below keeps that order,
+// so a non-commutative operator gets the ordered result. The input's head (before the first
+// 16-byte boundary) is scanned by the look-back warp of the first tile, its tail (after the last
+// whole vector, fewer than G items) by the lane that holds the last vector.
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+#include <type_traits>
+
+#include <cuda_runtime.h>
+
+#include "../detail/async_copy.cuh"
+#include "../detail/config.cuh"
+#include "../detail/item_source.cuh"
+#include "../detail/lookback.cuh"
+#include "../detail/shuffle.cuh"
+#include "../detail/uninitialized.cuh"
+#include "../warp/warp_scan.cuh"
+#include "scan_tile.cuh"
+
+GPUPRIM_NAMESPACE_BEGIN
+namespace detail {
+
+/// Whether the streaming scan may reduce a tile's items in any order with `Op` on `T`.
+template <class Op, class T>
+inline constexpr bool streaming_scan_reorders =
+    (std::is_same_v<Op, plus> && std::is_arithmetic_v<T>) ||
+    ((std::is_same_v<Op, minimum> || std::is_same_v<Op, maximum>) && std::is_integral_v<T>);
+
+/// The streaming kernel's parameter: the scan's (its `tiles` counts streaming tiles) and more.
+template <class Params>
+struct streaming_scan_params {
+  Params scan;
+  unsigned* ticket;          // the next tile to take; zero before the launch
+  std::size_t body_vectors;  // whole 16-byte vectors from in + head
+  int tail;                  // items after them (fewer than one vector)
+};
+
+template <class Params>
+class streaming_scan {
+  using InputIt = typename Params::input_iterator;
+  using OutputIt = typename Params::output_iterator;
+  using AccT = typename Params::acc_type;
+  using input_t = std::remove_cv_t<iterator_value_t<InputIt>>;
+  using output_t = scan_output_t<Params>;
+  static constexpr bool inclusive = std::is_same_v<typename Params::init_type, no_init>;
+
+ public:
+  static constexpr int G = vector_items_v<input_t>;  // items per 16-byte vector
+  /// Raw pointers on both sides, moving vectors of the same item count, and tagged tile states.
+  /// For now only 8-byte items (two per vector): 4-byte items streamed correctly but slower than
+  /// the tile-per-block scan on the H100, and racecheck reported hazards on slot reuse for the
+  /// i32 exclusive scan that it did not report for any 8-byte instantiation (notes/PERF.md).
+  static constexpr bool applicable = std::is_pointer_v<InputIt> && std::is_pointer_v<OutputIt> && G == 2 &&
+                                     vector_items_v<output_t> == G && sizeof(AccT) <= 16 &&
+                                     streaming_scan_reorders<typename Params::op_type, AccT>;
+
+  static constexpr int scan_warps = 8;
+  static constexpr int rows = 8;  // rows of 32 vectors per chunk
+  static constexpr int slots = 6;
+  enum : int { producer_warp, reducer_warp, lookback_warp, first_scan_warp };
+  static constexpr int block_threads = (first_scan_warp + scan_warps) * 32;
+  static constexpr int chunk_vectors = 32 * rows;
+  static constexpr int tile_vectors = scan_warps * chunk_vectors;
+  static constexpr int tile_items = tile_vectors * G;  // 32 KiB of input
+  static constexpr unsigned end_of_tiles = 0xffffffffu;
+
+ private:
+  struct control {
+    unsigned long long full[slots];      // the slot's tile has landed (or the tiles ran out)
+    unsigned long long reduced[slots];   // its chunk totals are written, its aggregate published
+    unsigned long long prefixed[slots];  // its chunk prefixes are written
+    unsigned long long empty[slots];     // every warp that reads it is done (reducer, look-back, scanners)
+    unsigned tile[slots];
+    uninitialized_array<AccT, scan_warps> chunk_total[slots];
+    uninitialized_array<AccT, scan_warps> chunk_prefix[slots];
+  };
+  static constexpr std::size_t control_bytes = (sizeof(control) + 127) / 128 * 128;
+
+ public:
+  static constexpr std::size_t smem_bytes = control_bytes + std::size_t(slots) * tile_vectors * sizeof(uint4);
+
+  GPUPRIM_DEVICE streaming_scan(unsigned char* smem, const streaming_scan_params<Params>& p)
+      : c_(*reinterpret_cast<control*>(smem)), slots_(reinterpret_cast<uint4*>(smem + control_bytes)), p_(p) {}
+
+  GPUPRIM_DEVICE void run() {
+    if (threadIdx.x == 0) {
+      for (int s = 0; s < slots; ++s) {
+        mbarrier_init(&c_.full[s], 1);
+        mbarrier_init(&c_.reduced[s], 1);
+        mbarrier_init(&c_.prefixed[s], 1);
+        mbarrier_init(&c_.empty[s], scan_warps + 2);
+      }
+      mbarrier_init_fence();
+    }
+    __syncthreads();
+    const int warp = static_cast<int>(threadIdx.x) / 32;
+    if (warp == producer_warp) {
+      if (lane_id() == 0) produce();
+    } else if (warp == reducer_warp) {
+      reduce();
+    } else if (warp == lookback_warp) {
+      find_prefixes();
+    } else {
+      scan_chunks(warp - first_scan_warp);
+    }
+  }
+
+ private:
+  // Each role visits the slots in turn; visit `it` uses slot it % slots in phase (it / slots) & 1.
+  GPUPRIM_HOST_DEVICE static constexpr int slot_of(unsigned it) { return static_cast<int>(it % slots); }
+  GPUPRIM_HOST_DEVICE static constexpr unsigned phase_of(unsigned it) { return (it / slots) & 1u; }
+
+  GPUPRIM_DEVICE int valid_vectors(unsigned tile) const {
+    const std::size_t left = p_.body_vectors - std::size_t(tile) * tile_vectors;
+    return left < std::size_t(tile_vectors) ? static_cast<int>(left) : tile_vectors;
+  }
+  GPUPRIM_DEVICE static int chunks_of(int valid) { return (valid + chunk_vectors - 1) / chunk_vectors; }
+  GPUPRIM_DEVICE const uint4* slot(int s) const { return slots_ + s * tile_vectors; }
+
+  // A whole warp waits for a phase: lane 0 polls, the warp reconverges behind it (lanes that
+  // polled on their own left the loop at different times and ran diverged afterwards).
+  GPUPRIM_DEVICE static void warp_wait(unsigned long long* bar, unsigned parity) {
+    if (lane_id() == 0) mbarrier_wait(bar, parity);
+    __syncwarp();
+  }
+
+  // Vector `v` of a slot as accumulators.
+  GPUPRIM_DEVICE void read_vector(const uint4* buf, int v, AccT (&x)[G]) const {
+    const uint4 raw = buf[v];
+    input_t items[G];
+    std::memcpy(items, &raw, sizeof(raw));
+#pragma unroll
+    for (int e = 0; e < G; ++e) x[e] = static_cast<AccT>(items[e]);
+  }
+
+  // ---- producer -------------------------------------------------------------------------------
+
+  GPUPRIM_DEVICE void produce() {
+    for (unsigned it = 0;; ++it) {
+      const int s = slot_of(it);
+      mbarrier_wait(&c_.empty[s], phase_of(it) ^ 1u);
+      const unsigned tile = atomicAdd(p_.ticket, 1u);
+      if (tile >= p_.scan.tiles) {
+        c_.tile[s] = end_of_tiles;
+        mbarrier_arrive(&c_.full[s]);
+        return;
+      }
+      c_.tile[s] = tile;
+      const input_t* src = p_.scan.in + p_.scan.head + std::size_t(tile) * tile_items;  // 16-byte aligned
+      bulk_copy_to_shared(slots_ + s * tile_vectors, src, static_cast<unsigned>(valid_vectors(tile)) * 16u,
+                          &c_.full[s]);
+    }
+  }
+
+  // ---- reducer: chunk totals and the tile's aggregate (operands reordered) ---------------------
+
+  // x = x op y, where either may be absent (`has`).
+  GPUPRIM_DEVICE void fold(AccT& x, bool& has, const AccT& y, bool y_has) const {
+    if (y_has) {
+      x = has ? static_cast<AccT>(p_.scan.op(x, y)) : y;
+      has = true;
+    }
+  }
+
+  // Chunk w of a slot holding `valid` vectors (the chunk has some): its total, in every lane.
+  template <bool Full>
+  GPUPRIM_DEVICE AccT reduce_chunk(const uint4* buf, int w, int valid, int lane, const AccT& placeholder) const {
+    AccT x = placeholder;
+    bool has = false;
+#pragma unroll
+    for (int j = 0; j < rows; ++j) {
+      const int v = w * chunk_vectors + j * 32 + lane;
+      if (Full || v < valid) {
+        AccT items[G];
+        read_vector(buf, v, items);
+#pragma unroll
+        for (int e = 0; e < G; ++e) {
+          if (Full) {
+            x = j == 0 && e == 0 ? items[0] : static_cast<AccT>(p_.scan.op(x, items[e]));
+          } else {
+            fold(x, has, items[e], true);
+          }
+        }
+      }
+    }
+    if (Full) has = true;
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2) {
+      const AccT y = shfl_xor(x, offset);
+      if (Full) {
+        x = static_cast<AccT>(p_.scan.op(x, y));
+      } else {
+        fold(x, has, y, __shfl_xor_sync(full_warp_mask, has ? 1 : 0, offset) != 0);
+      }
+    }
+    return x;
+  }
+
+  template <bool Full>
+  GPUPRIM_DEVICE AccT reduce_tile(const uint4* buf, int s, int valid, int lane) {
+    AccT first[G];
+    read_vector(buf, 0, first);
+    AccT aggregate = reduce_chunk<Full>(buf, 0, valid, lane, first[0]);
+    if (lane == 0) c_.chunk_total[s][0] = aggregate;
+#pragma unroll
+    for (int w = 1; w < scan_warps; ++w) {
+      if (Full || w * chunk_vectors < valid) {
+        const AccT total = reduce_chunk<Full>(buf, w, valid, lane, first[0]);
+        if (lane == 0) c_.chunk_total[s][w] = total;
+        aggregate = static_cast<AccT>(p_.scan.op(aggregate, total));
+      }
+    }
+    return aggregate;
+  }
+
+  GPUPRIM_DEVICE void reduce() {
+    const int lane = static_cast<int>(lane_id());
+    for (unsigned it = 0;; ++it) {
+      const int s = slot_of(it);
+      warp_wait(&c_.full[s], phase_of(it));
+      const unsigned tile = c_.tile[s];
+      if (tile == end_of_tiles) {
+        if (lane == 0) mbarrier_arrive(&c_.reduced[s]);
+        return;
+      }
+      const int valid = valid_vectors(tile);
+      const AccT aggregate = valid == tile_vectors ? reduce_tile<true>(slot(s), s, valid, lane)
+                                                   : reduce_tile<false>(slot(s), s, valid, lane);
+      __syncwarp();
+      if (lane == 0) {
+        if (tile > 0) p_.scan.states.publish(tile, status_aggregate, aggregate);
+        mbarrier_arrive(&c_.reduced[s]);
+        // The slot may be refilled only after this warp's reads too: releasing it directly (not
+        // only through the look-back and the scanners) keeps every reader one barrier from the
+        // producer.
+        mbarrier_arrive(&c_.empty[s]);
+      }
+    }
+  }
+
+  // ---- look-back warp: tile prefixes, chunk prefixes, the head ---------------------------------
+
+  GPUPRIM_DEVICE void find_prefixes() {
+    const int lane = static_cast<int>(lane_id());
+    const Params& sp = p_.scan;
+    for (unsigned it = 0;; ++it) {
+      const int s = slot_of(it);
+      warp_wait(&c_.reduced[s], phase_of(it));
+      const unsigned tile = c_.tile[s];
+      if (tile == end_of_tiles) return;
+      const int chunks = chunks_of(valid_vectors(tile));
+      const AccT total = c_.chunk_total[s][lane < chunks ? lane : 0];
+      AccT through;
+      warp_scan<AccT>{}.inclusive_scan(total, through, sp.op);
+      const AccT aggregate = shfl_idx(through, chunks - 1);
+      const AccT before = shfl_up(through, 1);
+
+      // The tile's exclusive prefix; only the first tile of an inclusive scan without a head
+      // has none.
+      AccT prefix = aggregate;
+      bool has_prefix = true;
+      if (tile == 0) {
+        if constexpr (inclusive) {
+          has_prefix = sp.head > 0;
+          if (has_prefix) prefix = scan_loose_items(sp, 0, sp.head, total, false);
+        } else {
+          prefix = static_cast<AccT>(sp.init);
+          if (sp.head > 0) prefix = scan_loose_items(sp, 0, sp.head, prefix, true);
+        }
+      } else {
+        prefix = look_back(sp.states, tile, sp.op, aggregate);
+      }
+      if (lane == 0 && sp.tiles > 1) {
+        sp.states.publish(tile, status_prefix, has_prefix ? static_cast<AccT>(sp.op(prefix, aggregate)) : aggregate);
+      }
+      if (lane < scan_warps) {
+        AccT chunk_prefix = prefix;
+        if (lane > 0) chunk_prefix = has_prefix ? static_cast<AccT>(sp.op(prefix, before)) : before;
+        c_.chunk_prefix[s][lane] = chunk_prefix;
+      }
+      __syncwarp();
+      if (lane == 0) {
+        mbarrier_arrive(&c_.prefixed[s]);
+        mbarrier_arrive(&c_.empty[s]);
+      }
+    }
+  }
+
+  // ---- scanning warps --------------------------------------------------------------------------
+
+  // Vector (row j, lane) of chunk `first`, or vector 0 past the body: those follow every valid
+  // item, so no stored result depends on them.
+  GPUPRIM_DEVICE void read_chunk_vector(const uint4* buf, int first, int j, int lane, int valid, AccT (&x)[G]) const {
+    const int v = first + j * 32 + lane;
+    read_vector(buf, v < valid ? v : 0, x);
+  }
+
+  // First look at a landed tile: each row's lane-inclusive scan of vector totals.
+  GPUPRIM_DEVICE void scan_rows(int s, int w, int lane, AccT (&lane_inclusive)[rows]) const {
+    const int valid = valid_vectors(c_.tile[s]);
+    const uint4* buf = slot(s);
+#pragma unroll
+    for (int j = 0; j < rows; ++j) {
+      AccT x[G];
+      read_chunk_vector(buf, w * chunk_vectors, j, lane, valid, x);
+      AccT r = x[0];
+#pragma unroll
+      for (int e = 1; e < G; ++e) r = static_cast<AccT>(p_.scan.op(r, x[e]));
+      warp_scan<AccT>{}.inclusive_scan(r, lane_inclusive[j], p_.scan.op);
+    }
+  }
+
+  // Second look, once the prefix is known: the results, stored; the slot released.
+  GPUPRIM_DEVICE void finish_rows(int s, unsigned tile, int w, int lane, const AccT (&lane_inclusive)[rows]) {
+    const Params& sp = p_.scan;
+    const int valid = valid_vectors(tile);
+    const uint4* buf = slot(s);
+    const int first = w * chunk_vectors;
+    AccT chunk_prefix = c_.chunk_prefix[s][w];
+    bool has_prefix = !(inclusive && tile == 0 && sp.head == 0 && w == 0);
+    output_t* out = sp.out + sp.head + std::size_t(tile) * tile_items;  // 16-byte aligned
+    const bool tail_here = p_.tail > 0 && tile == sp.tiles - 1;
+#pragma unroll
+    for (int j = 0; j < rows; ++j) {
+      AccT x[G];
+      read_chunk_vector(buf, first, j, lane, valid, x);
+      const AccT row_total = shfl_idx(lane_inclusive[j], 31);
+      const AccT lane_exclusive = shfl_up(lane_inclusive[j], 1);
+      AccT through = chunk_prefix;  // everything before this lane's vector, then through each item
+      bool has = has_prefix || lane > 0;
+      if (lane > 0) through = has_prefix ? static_cast<AccT>(sp.op(chunk_prefix, lane_exclusive)) : lane_exclusive;
+      output_t result[G];
+#pragma unroll
+      for (int e = 0; e < G; ++e) {
+        if constexpr (!inclusive) result[e] = static_cast<output_t>(through);
+        through = has ? static_cast<AccT>(sp.op(through, x[e])) : x[e];
+        has = true;
+        if constexpr (inclusive) result[e] = static_cast<output_t>(through);
+      }
+      const int v = first + j * 32 + lane;
+      if (v < valid) {
+        uint4 raw;
+        std::memcpy(&raw, result, sizeof(raw));
+        reinterpret_cast<uint4*>(out)[v] = raw;
+      }
+      if (tail_here && v == valid - 1) scan_tail(through);
+      chunk_prefix = has_prefix ? static_cast<AccT>(sp.op(chunk_prefix, row_total)) : row_total;
+      has_prefix = true;
+    }
+    __syncwarp();  // every lane has read the slot
+    if (lane == 0) mbarrier_arrive(&c_.empty[s]);
+  }
+
+  // One lane: the tail items after the last vector, given everything through it.
+  GPUPRIM_DEVICE void scan_tail(AccT through) const {
+    const Params& sp = p_.scan;
+    const std::size_t first = std::size_t(sp.head) + p_.body_vectors * G;
+    for (int k = 0; k < p_.tail; ++k) {
+      const AccT x = static_cast<AccT>(sp.in[first + k]);
+      if constexpr (!inclusive) sp.out[first + k] = static_cast<output_t>(through);
+      through = static_cast<AccT>(sp.op(through, x));
+      if constexpr (inclusive) sp.out[first + k] = static_cast<output_t>(through);
+    }
+  }
+
+  GPUPRIM_DEVICE void scan_chunks(int w) {
+    const int lane = static_cast<int>(lane_id());
+    for (unsigned it = 0;; ++it) {
+      const int s = slot_of(it);
+      warp_wait(&c_.full[s], phase_of(it));
+      const unsigned tile = c_.tile[s];
+      if (tile == end_of_tiles) return;
+      AccT lane_inclusive[rows];
+      scan_rows(s, w, lane, lane_inclusive);
+      warp_wait(&c_.prefixed[s], phase_of(it));
+      finish_rows(s, tile, w, lane, lane_inclusive);
+    }
+  }
+
+  control& c_;
+  uint4* slots_;
+  const streaming_scan_params<Params>& p_;
+};
+
+template <class Params>
+__global__ void __launch_bounds__(streaming_scan<Params>::block_threads, 1)
+    streaming_scan_kernel(const streaming_scan_params<Params> params) {
+#if GPUPRIM_HAS_BULK_COPY
+  extern __shared__ __align__(128) unsigned char streaming_smem[];
+  streaming_scan<Params>(streaming_smem, params).run();
+#endif
+}
+
+}  // namespace detail
+GPUPRIM_NAMESPACE_END

@@ -1,0 +1,94 @@
+// Tests the streaming scan (tile/scan_streaming.cuh) at every size, not only the large inputs
+// that reach it by default: detail::scan_force_streaming makes every call with suitable types
+// stream (raw pointers to 8-byte items on both sides, a reorderable operator). Sizes around the
+// streaming tile (32 KiB of input), heads and tails from misaligned pointers, in place, and calls
+// that must not stream (other item sizes, operators that cannot be reordered) still scanning
+// right through the tile-per-block scan.
+#include <gpuprim/scan.cuh>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "scan/device_scan_common.cuh"
+#include "scan/scan_test_util.cuh"
+#include "support/catch.hpp"
+#include "support/test_util.cuh"
+
+using namespace scan_test;
+using gpuprim_test::device_vector;
+using gpuprim_test::random_exact_vector;
+using gpuprim_test::random_vector;
+using gpuprim_test::require_sync;
+using streaming = gpuprim::detail::scan_force_streaming;
+
+namespace {
+
+template <class T>
+constexpr std::size_t streaming_tile() {
+  using params = gpuprim::detail::scan_params<const T*, T*, T, T, gpuprim::plus>;
+  return gpuprim::detail::streaming_scan<params>::tile_items;
+}
+
+// Sizes: around one and two streaming tiles, a prime spanning several, and many tiles.
+std::vector<std::size_t> streaming_sizes(std::size_t tile) {
+  return {1, 2, 31, 33, tile - 1, tile, tile + 1, 2 * tile - 3, 2 * tile, 2 * tile + 5, 7 * tile + 13, 1000003};
+}
+
+// Every size at input/output offsets (0, 0), (1, 1) and (3, 1): aligned, a common head, and an
+// output that stays misaligned after the head (no vector stores: the tile-per-block scan).
+template <api A, class T, class Make, class Op, class HostOp>
+void check_streaming(Make make_input, T init, Op op, HostOp host_op) {
+  const std::size_t offsets[][2] = {{0, 0}, {1, 1}, {3, 1}};
+  for (std::size_t n : streaming_sizes(streaming_tile<T>())) {
+    for (const auto& o : offsets) check_scan<A, T, T, streaming>(make_input(n), init, op, host_op, o[0], o[1]);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("streaming scan: 8-byte items", "[scan][device][streaming]") {
+  SECTION("int64 exclusive_sum") {
+    auto exact = [](std::size_t n) { return random_exact_vector<std::int64_t>(n); };
+    check_streaming<api::exclusive_sum>(exact, std::int64_t(0), gpuprim::plus{}, host_plus{});
+  }
+  SECTION("double inclusive_sum (integer-valued, exact)") {
+    auto exact = [](std::size_t n) { return random_exact_vector<double>(n); };
+    check_streaming<api::inclusive_sum>(exact, 0.0, gpuprim::plus{}, host_plus{});
+  }
+  SECTION("uint64 exclusive_scan, minimum, init 2^63") {
+    auto wide = [](std::size_t n) { return random_vector<std::uint64_t>(n, 0, 1LL << 62); };
+    check_streaming<api::exclusive_scan>(wide, std::uint64_t(1) << 63, gpuprim::minimum{}, host_min{});
+  }
+}
+
+TEST_CASE("streaming scan: in place", "[scan][device][streaming]") {
+  const std::size_t tile = streaming_tile<double>();
+  for (std::size_t n : {tile + 1, 3 * tile + 2, std::size_t(300001)}) {
+    for (std::size_t offset : {0, 1}) {
+      const auto wide = random_exact_vector<double>(n);
+      check_in_place<api::exclusive_sum, streaming>(n, offset, 0.0, gpuprim::plus{}, host_plus{}, wide);
+      check_in_place<api::inclusive_sum, streaming>(n, offset, 0.0, gpuprim::plus{}, host_plus{}, wide);
+    }
+  }
+}
+
+TEST_CASE("streaming scan: calls that do not stream still scan in order", "[scan][device][streaming]") {
+  using affine_params = gpuprim::detail::scan_params<const affine*, affine*, affine, affine, compose>;
+  using int_params = gpuprim::detail::scan_params<const int*, int*, int, int, gpuprim::plus>;
+  using long_params = gpuprim::detail::scan_params<const long long*, long long*, long long, long long, gpuprim::plus>;
+  static_assert(!gpuprim::detail::streaming_scan<affine_params>::applicable);
+  static_assert(!gpuprim::detail::streaming_scan<int_params>::applicable);
+  static_assert(gpuprim::detail::streaming_scan<long_params>::applicable);
+  static_assert(!gpuprim::detail::streaming_scan_reorders<gpuprim::maximum, double>);  // NaN order
+  static_assert(gpuprim::detail::streaming_scan_reorders<gpuprim::plus, double>);
+  const std::size_t tile = streaming_tile<double>();
+  for (std::size_t n : {tile + 1, 5 * tile + 3}) {
+    check_scan<api::inclusive_scan, affine, affine, streaming>(random_affines(n), affine_identity(), compose{},
+                                                                compose{});
+    check_scan<api::exclusive_sum, int, int, streaming>(random_exact_vector<int>(n), 0, gpuprim::plus{},
+                                                        host_plus{});
+    auto wide = [](std::size_t m) { return random_vector<double>(m, -1000000, 1000000); };
+    check_scan<api::inclusive_scan, double, double, streaming>(wide(n), 0.0, gpuprim::maximum{}, host_max{});
+  }
+}
