@@ -24,6 +24,10 @@ TEST_CASE("device scan: 10^7 + 19 items", "[scan][device][large]") {
   check_scan<api::exclusive_sum, int, int>(random_exact_vector<int>(n), 0, gpuprim::plus{}, host_plus{});
   check_scan<api::inclusive_scan, affine, affine>(random_affines(n), affine_identity(), compose{}, compose{});
   check_scan<api::inclusive_sum, double, double>(random_exact_vector<double>(n), 0.0, gpuprim::plus{}, host_plus{}, 1, 0);
+  // 8-byte items with both pointers aligned after the head: the streaming scan (80 MB).
+  check_scan<api::inclusive_sum, double, double>(random_exact_vector<double>(n), 0.0, gpuprim::plus{}, host_plus{});
+  check_scan<api::exclusive_sum, std::int64_t, std::int64_t>(random_exact_vector<std::int64_t>(n), std::int64_t(0),
+                                                              gpuprim::plus{}, host_plus{}, 1, 1);
 }
 
 namespace {

@@ -153,6 +153,27 @@ template <auto Kernel>
   return cudaSuccess;
 }
 
+/// Readies `Kernel`, whose body needs sm_90 (compiled empty for older targets), to run on the
+/// current device with `smem` bytes of dynamic shared memory: `ready` is true when the device has
+/// compute capability 9.0 or newer, the kernel's code for it came from PTX 9.0 or newer and the
+/// device allows that much shared memory per block (the attribute is then set). Otherwise the
+/// caller takes another path; errors are CUDA errors.
+template <auto Kernel>
+[[nodiscard]] cudaError_t prepare_sm90_kernel(std::size_t smem, device_facts& device, bool& ready) {
+  ready = false;
+  cudaError_t e = current_device_facts(device);
+  if (e != cudaSuccess || device.cc_major < 9) return e;
+  int ptx = 0;
+  e = kernel_ptx_version<Kernel>(device.ordinal, ptx);
+  if (e != cudaSuccess || ptx < 90) return e;
+  int smem_limit = 0;
+  e = cudaDeviceGetAttribute(&smem_limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device.ordinal);
+  if (e != cudaSuccess || std::size_t(smem_limit) < smem) return e;
+  e = allow_dynamic_smem<Kernel>(smem, device.ordinal);
+  ready = e == cudaSuccess;
+  return e;
+}
+
 /// Launches `kernel<<<grid, block, 0, stream>>>(args...)` in the given mode.
 template <class... Params, class... Args>
 [[nodiscard]] cudaError_t launch(void (*kernel)(Params...), unsigned grid, unsigned block, cudaStream_t stream,

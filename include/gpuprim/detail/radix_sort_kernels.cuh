@@ -809,17 +809,13 @@ cudaError_t launch_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args<
 template <class Key, class Value, bool Descending>
 cudaError_t launch_cluster_sort(const radix_sort_args<Key, Value>& a, cudaStream_t stream, bool& launched) {
   using shape = cluster_shape<Key, Value>;
-  launched = false;
   constexpr auto kernel = radix_cluster_kernel<Key, Value, Descending, shape>;
   constexpr std::size_t smem = sizeof(cluster_sort_storage<Key, Value, shape>);
   device_facts device;
-  cudaError_t e = current_device_facts(device);
-  if (e != cudaSuccess || device.cc_major < 9) return e;
-  int ptx = 0;
-  e = kernel_ptx_version<kernel>(device.ordinal, ptx);
-  if (e != cudaSuccess || ptx < 90) return e;
-  e = allow_dynamic_smem<kernel>(smem, device.ordinal);
-  if (e != cudaSuccess) return e;
+  bool ready = false;
+  launched = false;
+  cudaError_t e = prepare_sm90_kernel<kernel>(smem, device, ready);
+  if (e != cudaSuccess || !ready) return e;
   const unsigned blocks = static_cast<unsigned>((a.n + shape::tile_items - 1) / shape::tile_items);
   launched = true;
   return launch_with_smem(kernel, blocks, shape::block_threads, smem, stream, launch_mode::one_cluster, a);

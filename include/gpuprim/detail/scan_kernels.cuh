@@ -127,19 +127,9 @@ cudaError_t launch_streaming_scan(const Params& params, void* const (&parts)[3],
   using stream_t = streaming_scan<Params>;
   using states_t = tile_states_t<typename Params::acc_type>;
   constexpr auto kernel = streaming_scan_kernel<Params>;
-  launched = false;
   device_facts device;
-  cudaError_t e = current_device_facts(device);
-  if (e != cudaSuccess || device.cc_major < 9) return e;
-  int ptx = 0;
-  e = kernel_ptx_version<kernel>(device.ordinal, ptx);
-  if (e != cudaSuccess || ptx < 90) return e;
-  int smem_limit = 0;
-  e = cudaDeviceGetAttribute(&smem_limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device.ordinal);
-  if (e != cudaSuccess || std::size_t(smem_limit) < stream_t::smem_bytes) return e;
-  e = allow_dynamic_smem<kernel>(stream_t::smem_bytes, device.ordinal);
-  if (e != cudaSuccess) return e;
-  launched = true;
+  cudaError_t e = prepare_sm90_kernel<kernel>(stream_t::smem_bytes, device, launched);
+  if (e != cudaSuccess || !launched) return e;
   unsigned char* status = static_cast<unsigned char*>(parts[scan_plan::status_part]);
   e = cudaMemsetAsync(status, 0, scan_ticket_bytes + std::size_t(params.tiles) * states_t::status_bytes_per_tile,
                       stream);
