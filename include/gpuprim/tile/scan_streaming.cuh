@@ -20,13 +20,14 @@
 // The reducer adds up each lane's vectors and then the lanes: it reorders the operands, which
 // is right only for commutative operators (`streaming_scan_reorders`: plus on arithmetic
 // types, minimum and maximum on integers). Other operators take the tile-per-block scan
-// (scan_tile.cuh). An ordered reduction in one warp (a shuffle tree per row of 32 vectors) took
-// 3.3 us per 32 KiB tile, more than the tile's share of memory time (~2 us on an H100).
+// (scan_tile.cuh). The ordered reductions tried in one warp took longer than a 32 KiB tile's
+// share of memory time (~2 us on an H100): 3.3 us per tile for in-order lane ranges read with a
+// rotation (no bank conflicts), more for a shuffle tree per row (notes/PERF.md).
 //
 // Items are 16-byte vectors of G items in the slot; tile vector v belongs to chunk
 // v / chunk_vectors (one scanning warp), and in item order the tile is: chunks, then rows of 32
-// vectors, then lanes, then the G items of a vector. Every combination below keeps that order,
-// so a non-commutative operator gets the ordered result. The input's head (before the first
+// vectors, then lanes, then the G items of a vector; the look-back and the scanning warps keep
+// that order in every combination (only the reducer does not). The input's head (before the first
 // 16-byte boundary) is scanned by the look-back warp of the first tile, its tail (after the last
 // whole vector, fewer than G items) by the lane that holds the last vector.
 #pragma once
