@@ -1,6 +1,6 @@
 // Tests the streaming scan (tile/scan_streaming.cuh) at every size, not only the large inputs
 // that reach it by default: detail::scan_force_streaming makes every call with suitable types
-// stream (raw pointers to 8-byte items on both sides, a reorderable operator). Sizes around the
+// stream (raw pointers to 4- or 8-byte items on both sides, a reorderable operator). Sizes around the
 // streaming tile (32 KiB of input), heads and tails from misaligned pointers, in place, and calls
 // that must not stream (other item sizes, operators that cannot be reordered) still scanning
 // right through the tile-per-block scan.
@@ -62,6 +62,25 @@ TEST_CASE("streaming scan: 8-byte items", "[scan][device][streaming]") {
   }
 }
 
+TEST_CASE("streaming scan: 4-byte items", "[scan][device][streaming]") {
+  SECTION("int32 exclusive_sum") {
+    auto exact = [](std::size_t n) { return random_exact_vector<std::int32_t>(n); };
+    check_streaming<api::exclusive_sum>(exact, std::int32_t(0), gpuprim::plus{}, host_plus{});
+  }
+  SECTION("float inclusive_sum (integer-valued, exact)") {
+    auto exact = [](std::size_t n) { return random_exact_vector<float>(n); };
+    check_streaming<api::inclusive_sum>(exact, 0.0f, gpuprim::plus{}, host_plus{});
+  }
+  SECTION("uint32 inclusive_scan, maximum") {
+    auto words = [](std::size_t n) { return random_vector<std::uint32_t>(n, 0, 0xffffffffLL); };
+    check_streaming<api::inclusive_scan>(words, 0u, gpuprim::maximum{}, host_max{});
+  }
+  SECTION("int32 exclusive_scan, minimum, init 7") {
+    auto ints = [](std::size_t n) { return random_vector<std::int32_t>(n, -2147483647LL - 1, 2147483647LL); };
+    check_streaming<api::exclusive_scan>(ints, std::int32_t(7), gpuprim::minimum{}, host_min{});
+  }
+}
+
 TEST_CASE("streaming scan: in place", "[scan][device][streaming]") {
   const std::size_t tile = streaming_tile<double>();
   for (std::size_t n : {tile + 1, 3 * tile + 2, std::size_t(300001)}) {
@@ -71,23 +90,35 @@ TEST_CASE("streaming scan: in place", "[scan][device][streaming]") {
       check_in_place<api::inclusive_sum, streaming>(n, offset, 0.0, gpuprim::plus{}, host_plus{}, wide);
     }
   }
+  const std::size_t int_tile = streaming_tile<std::int32_t>();
+  for (std::size_t n : {int_tile + 3, 2 * int_tile - 1}) {
+    for (std::size_t offset : {0, 3}) {
+      const auto ints = random_exact_vector<std::int32_t>(n);
+      check_in_place<api::exclusive_sum, streaming>(n, offset, 0, gpuprim::plus{}, host_plus{}, ints);
+      check_in_place<api::inclusive_sum, streaming>(n, offset, 0, gpuprim::plus{}, host_plus{}, ints);
+    }
+  }
 }
 
 TEST_CASE("streaming scan: calls that do not stream still scan in order", "[scan][device][streaming]") {
   using affine_params = gpuprim::detail::scan_params<const affine*, affine*, affine, affine, compose>;
   using int_params = gpuprim::detail::scan_params<const int*, int*, int, int, gpuprim::plus>;
   using long_params = gpuprim::detail::scan_params<const long long*, long long*, long long, long long, gpuprim::plus>;
+  using short_params = gpuprim::detail::scan_params<const short*, short*, short, short, gpuprim::plus>;
+  using widening_params = gpuprim::detail::scan_params<const std::uint8_t*, unsigned*, unsigned, unsigned, gpuprim::plus>;
   static_assert(!gpuprim::detail::streaming_scan<affine_params>::applicable);
-  static_assert(!gpuprim::detail::streaming_scan<int_params>::applicable);
+  static_assert(gpuprim::detail::streaming_scan<int_params>::applicable);
   static_assert(gpuprim::detail::streaming_scan<long_params>::applicable);
+  static_assert(!gpuprim::detail::streaming_scan<short_params>::applicable);
+  static_assert(!gpuprim::detail::streaming_scan<widening_params>::applicable);  // 16 items in, 4 out per vector
   static_assert(!gpuprim::detail::streaming_scan_reorders<gpuprim::maximum, double>);  // NaN order
   static_assert(gpuprim::detail::streaming_scan_reorders<gpuprim::plus, double>);
   const std::size_t tile = streaming_tile<double>();
   for (std::size_t n : {tile + 1, 5 * tile + 3}) {
     check_scan<api::inclusive_scan, affine, affine, streaming>(random_affines(n), affine_identity(), compose{},
                                                                 compose{});
-    check_scan<api::exclusive_sum, int, int, streaming>(random_exact_vector<int>(n), 0, gpuprim::plus{},
-                                                        host_plus{});
+    const auto bytes = random_vector<std::uint8_t>(n, 0, 255);
+    check_scan<api::exclusive_sum, std::uint32_t, std::uint32_t, streaming>(bytes, 0u, gpuprim::plus{}, host_plus{});
     auto wide = [](std::size_t m) { return random_vector<double>(m, -1000000, 1000000); };
     check_scan<api::inclusive_scan, double, double, streaming>(wide(n), 0.0, gpuprim::maximum{}, host_max{});
   }

@@ -44,26 +44,43 @@ GPUPRIM_DEVICE void mbarrier_arrive(unsigned long long* bar) {
 #endif
 }
 
-/// Waits until the phase of `bar` with the given parity has completed (acquire). A barrier's
-/// first phase has parity 0; waiting for parity 1 on a fresh barrier returns at once. The thread
-/// is suspended until the phase completes (or for at most the hint, 10 ms, before it polls
-/// again): waiters that poll without it flood the shared-memory pipe that the working warps'
+/// One poll of the phase of `bar` with the given parity: true once it has completed (acquire).
+/// A barrier's first phase has parity 0; polling for parity 1 on a fresh barrier returns true.
+/// While the phase is open the thread is suspended until it completes or for at most the hint
+/// (10 ms): waiters that poll without it flood the shared-memory pipe that the working warps'
 /// loads and shuffles go through (measured: a tile's reduction took 41 us instead of ~1).
-GPUPRIM_DEVICE void mbarrier_wait(unsigned long long* bar, unsigned parity) {
+GPUPRIM_DEVICE bool mbarrier_try_wait(unsigned long long* bar, unsigned parity) {
 #if GPUPRIM_HAS_BULK_COPY
   constexpr unsigned suspend_hint_ns = 10000000;
   unsigned done = 0;
-  do {
-    asm volatile(
-        "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2, %3; selp.u32 %0, 1, 0, p; }"
-        : "=r"(done)
-        : "r"(shared_address(bar)), "r"(parity), "r"(suspend_hint_ns)
-        : "memory");
-  } while (done == 0);
+  asm volatile(
+      "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2, %3; selp.u32 %0, 1, 0, p; }"
+      : "=r"(done)
+      : "r"(shared_address(bar)), "r"(parity), "r"(suspend_hint_ns)
+      : "memory");
+  return done != 0;
 #else
   (void)bar;
   (void)parity;
+  return true;
 #endif
+}
+
+/// One thread waits until the phase of `bar` with the given parity has completed (acquire).
+GPUPRIM_DEVICE void mbarrier_wait(unsigned long long* bar, unsigned parity) {
+  while (!mbarrier_try_wait(bar, parity)) {
+  }
+}
+
+/// A whole (converged) warp waits until the phase of `bar` with the given parity has completed;
+/// every lane acquires. The loop's exit is warp-uniform: a completed phase stays completed until
+/// the waiters arrive again, so the lanes leave together, and the warp stays converged. A lane
+/// polling alone behind a lane-divergent branch left the warp split for good on the H100: every
+/// later shuffle took the slow diverged path (ncu: BRA.DIV taken, WARPSYNC.COLLECTIVE), and a
+/// 4-byte streaming scan ran at 0.6x of the tile-per-block scan.
+GPUPRIM_DEVICE void mbarrier_wait_warp(unsigned long long* bar, unsigned parity) {
+  while (!__all_sync(0xffffffffu, mbarrier_try_wait(bar, parity))) {
+  }
 }
 
 /// One thread: arrives on `bar`, announcing `bytes`, and starts copying them from global `src`

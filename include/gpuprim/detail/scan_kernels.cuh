@@ -114,9 +114,10 @@ __global__ void __launch_bounds__(Shape::block_threads, (scan_min_blocks_per_sm<
 /// streaming scan with small inputs through it); otherwise the default shape.
 struct scan_force_streaming {};
 
-/// Inputs of at least this many bytes stream. H100, 2026-11-21 (scratch, same run as CUB):
-/// inclusive_sum f64 2^22 44.2 us streaming vs 46.3 tile-per-block, 2^20 27.6 vs 25.0; 2^28 1505
-/// vs 1763 (CUB 1664). Only 8-byte items stream (streaming_scan::applicable).
+/// Inputs of at least this many bytes stream. H100 (scratch build/scratch/scan_stream_check, same
+/// run as CUB): inclusive_sum f64 2^22 44.2 us streaming vs 46.3 tile-per-block, 2^20 27.6 vs
+/// 25.0, 2^28 1505 vs 1763 (CUB 1664); exclusive_sum i32 2^22 28.9 vs 29.3, 2^23 40.5 vs 45.1,
+/// 2^28 782 vs 933 (CUB 890).
 inline constexpr std::size_t streaming_scan_min_bytes = std::size_t(1) << 25;
 
 /// Launches the streaming scan when this device and the kernel's code support it (`launched`

@@ -59,6 +59,28 @@ GPUPRIM_DEVICE T shfl_idx(const T& x, int src_lane, int width = 32) {
   return shuffle_words(x, [=](auto v) { return __shfl_sync(full_warp_mask, v, src_lane, width); });
 }
 
+/// `p ? a : b`, made with `selp` in inline assembly so that the compiler cannot turn it into a
+/// branch. For lane-dependent `p` inside loops of shuffles: nvcc unswitched such a loop on
+/// `lane == 0` (one copy of the loop for lane 0, another for the other lanes, run one after the
+/// other with every shuffle on the slow diverged path).
+template <class T>
+GPUPRIM_DEVICE T lane_select(bool p, const T& a, const T& b) {
+  static_assert(std::is_trivially_copyable_v<T>, "lane_select needs a trivially copyable type");
+  constexpr int words = (sizeof(T) + sizeof(unsigned) - 1) / sizeof(unsigned);
+  unsigned wa[words] = {};
+  unsigned wb[words] = {};
+  std::memcpy(wa, &a, sizeof(T));
+  std::memcpy(wb, &b, sizeof(T));
+  const unsigned pick_a = p ? 1u : 0u;
+#pragma unroll
+  for (int i = 0; i < words; ++i) {
+    asm("{ .reg .pred q; setp.ne.u32 q, %3, 0; selp.b32 %0, %1, %2, q; }" : "=r"(wa[i]) : "r"(wa[i]), "r"(wb[i]), "r"(pick_a));
+  }
+  T r;
+  std::memcpy(&r, wa, sizeof(T));
+  return r;
+}
+
 GPUPRIM_DEVICE unsigned lane_id() {
   unsigned lane;
   asm("mov.u32 %0, %%laneid;" : "=r"(lane));

@@ -76,10 +76,10 @@ class streaming_scan {
 
  public:
   static constexpr int G = vector_items_v<input_t>;  // items per 16-byte vector
-  /// Raw pointers on both sides, moving vectors of the same item count, and tagged tile states.
-  /// Only 8-byte items (two per vector) for now: 4-byte items streamed correctly but slower than
-  /// the tile-per-block scan on the H100 (notes/PERF.md).
-  static constexpr bool applicable = std::is_pointer_v<InputIt> && std::is_pointer_v<OutputIt> && G == 2 &&
+  /// Raw pointers on both sides to 4- or 8-byte items, the same item count per vector on both
+  /// sides, and tagged tile states. (Narrower items would need their wider accumulators packed
+  /// back into vectors of another item count; not measured, they take the tile-per-block scan.)
+  static constexpr bool applicable = std::is_pointer_v<InputIt> && std::is_pointer_v<OutputIt> && (G == 2 || G == 4) &&
                                      vector_items_v<output_t> == G && sizeof(AccT) <= 16 &&
                                      streaming_scan_reorders<typename Params::op_type, AccT>;
 
@@ -146,12 +146,7 @@ class streaming_scan {
   GPUPRIM_DEVICE static int chunks_of(int valid) { return (valid + chunk_vectors - 1) / chunk_vectors; }
   GPUPRIM_DEVICE const uint4* slot(int s) const { return slots_ + s * tile_vectors; }
 
-  // A whole warp waits for a phase: lane 0 polls, the warp reconverges behind it (lanes that
-  // polled on their own left the loop at different times and ran diverged afterwards).
-  GPUPRIM_DEVICE static void warp_wait(unsigned long long* bar, unsigned parity) {
-    if (lane_id() == 0) mbarrier_wait(bar, parity);
-    __syncwarp();
-  }
+  GPUPRIM_DEVICE static void warp_wait(unsigned long long* bar, unsigned parity) { mbarrier_wait_warp(bar, parity); }
 
   // Vector `v` of a slot as accumulators.
   GPUPRIM_DEVICE void read_vector(const uint4* buf, int v, AccT (&x)[G]) const {
@@ -225,20 +220,25 @@ class streaming_scan {
     return x;
   }
 
+  // The tile's aggregate in every lane; lane w < chunks keeps chunk w's total and writes it out
+  // once, after the loop. (A store under `lane == 0` in each iteration let nvcc thread one path
+  // for lane 0 through the unrolled loop and another for the rest: every shuffle then ran on the
+  // slow diverged path, 5.6 us per 4-byte tile instead of ~1.4, ncu.)
   template <bool Full>
   GPUPRIM_DEVICE AccT reduce_tile(const uint4* buf, int s, int valid, int lane) {
     AccT first[G];
     read_vector(buf, 0, first);
     AccT aggregate = reduce_chunk<Full>(buf, 0, valid, lane, first[0]);
-    if (lane == 0) c_.chunk_total[s][0] = aggregate;
+    AccT mine = aggregate;
 #pragma unroll
     for (int w = 1; w < scan_warps; ++w) {
       if (Full || w * chunk_vectors < valid) {
         const AccT total = reduce_chunk<Full>(buf, w, valid, lane, first[0]);
-        if (lane == 0) c_.chunk_total[s][w] = total;
+        mine = lane_select(lane == w, total, mine);
         aggregate = static_cast<AccT>(p_.scan.op(aggregate, total));
       }
     }
+    if (lane < chunks_of(valid)) c_.chunk_total[s][lane] = mine;
     return aggregate;
   }
 
@@ -355,15 +355,21 @@ class streaming_scan {
       read_chunk_vector(buf, first, j, lane, valid, x);
       const AccT row_total = shfl_idx(lane_inclusive[j], 31);
       const AccT lane_exclusive = shfl_up(lane_inclusive[j], 1);
-      AccT through = chunk_prefix;  // everything before this lane's vector, then through each item
-      bool has = has_prefix || lane > 0;
-      if (lane > 0) through = has_prefix ? static_cast<AccT>(sp.op(chunk_prefix, lane_exclusive)) : lane_exclusive;
+      // Everything before this lane's vector, then through each item. Lane 0 differs from the
+      // others only through lane_select: with a plain select or branch, nvcc unswitched the row
+      // loop on `lane == 0` (two copies run one after the other, every shuffle on the slow
+      // diverged path: 4-byte tiles at half speed on the H100, ncu). Lane 0 computes and drops
+      // the combination with its own lane_exclusive.
+      const AccT combined = static_cast<AccT>(sp.op(chunk_prefix, lane_exclusive));
+      const bool first_lane = lane == 0;
+      AccT through = lane_select(first_lane, chunk_prefix, has_prefix ? combined : lane_exclusive);
+      const bool has = has_prefix || !first_lane;
       output_t result[G];
 #pragma unroll
       for (int e = 0; e < G; ++e) {
         if constexpr (!inclusive) result[e] = static_cast<output_t>(through);
-        through = has ? static_cast<AccT>(sp.op(through, x[e])) : x[e];
-        has = true;
+        const AccT next = static_cast<AccT>(sp.op(through, x[e]));
+        through = e == 0 ? lane_select(has, next, x[0]) : next;
         if constexpr (inclusive) result[e] = static_cast<output_t>(through);
       }
       const int v = first + j * 32 + lane;
