@@ -386,6 +386,28 @@ inline void set_counters(benchmark::State& state, std::size_t n, std::size_t byt
   state.counters["n"] = benchmark::Counter(static_cast<double>(n));
 }
 
+/// The copy ceiling: cudaMemcpyAsync device to device of n items of T (rotating pool copies),
+/// counting bytes read + written. A scan of n T moves exactly these bytes, so its time over this
+/// one is its fraction of the copy bandwidth in the same run.
+template <class T>
+void bm_copy(benchmark::State& state, std::size_t n) {
+  cuda_env env;
+  if (!env.init(state)) return;
+  pool_view<T> pool;
+  if (!acquire_pool(state, n, pool)) return;
+  const std::size_t bytes = n * sizeof(T);
+  if (!require_free_memory(state, bytes)) return;
+  device_buffer dst;
+  GPUPRIM_BENCH_CHECK(state, dst.allocate(bytes));
+  auto run = [&](std::size_t i) {
+    return cudaMemcpyAsync(dst.get(), pool.copy(i), bytes, cudaMemcpyDeviceToDevice, env.stream());
+  };
+  GPUPRIM_BENCH_CHECK(state, run(0));
+  GPUPRIM_BENCH_CHECK(state, cudaStreamSynchronize(env.stream()));
+  if (!env.timed_loop(state, 1, run)) return;
+  set_counters(state, n, 2 * bytes);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Registration and main
 // ---------------------------------------------------------------------------------------------

@@ -110,25 +110,6 @@ void bm_ceiling_read(benchmark::State& state, std::size_t n) {
   set_counters(state, n, n * sizeof(int));
 }
 
-/// ceiling/copy: cudaMemcpyAsync device to device of n int32, counting bytes read + written.
-void bm_ceiling_copy(benchmark::State& state, std::size_t n) {
-  cuda_env env;
-  if (!env.init(state)) return;
-  pool_view<int> pool;
-  if (!acquire_pool(state, n, pool)) return;
-  const std::size_t bytes = n * sizeof(int);
-  if (!require_free_memory(state, bytes)) return;
-  device_buffer dst;
-  GPUPRIM_BENCH_CHECK(state, dst.allocate(bytes));
-  auto run = [&](std::size_t i) {
-    return cudaMemcpyAsync(dst.get(), pool.copy(i), bytes, cudaMemcpyDeviceToDevice, env.stream());
-  };
-  GPUPRIM_BENCH_CHECK(state, run(0));
-  GPUPRIM_BENCH_CHECK(state, cudaStreamSynchronize(env.stream()));
-  if (!env.timed_loop(state, 1, run)) return;
-  set_counters(state, n, 2 * bytes);
-}
-
 template <class T>
 void add_sums(int max_log2) {
   for (int e = 10; e <= max_log2; e += 2) {
@@ -148,7 +129,7 @@ void register_all() {
   for (int e : {26, 28}) {
     const std::size_t n = std::size_t{1} << e;
     add("ceiling/read/" + std::to_string(n), [n](benchmark::State& st) { bm_ceiling_read(st, n); });
-    add("ceiling/copy/" + std::to_string(n), [n](benchmark::State& st) { bm_ceiling_copy(st, n); });
+    add("ceiling/copy/" + std::to_string(n), [n](benchmark::State& st) { bm_copy<int>(st, n); });
   }
 }
 

@@ -4,7 +4,9 @@
 //
 // CUB runs twice per case: "cub" with a std::size_t count (64-bit offsets) and "cub32" with an int
 // count (32-bit offsets); scripts/bench_report.py takes the faster as CUB.
-// Names: "exclusive_sum/<type>/<gpuprim|cub|cub32>/<n>", "inclusive_sum/f64/...", "inclusive_max/i32/...", and the
+// Names: "exclusive_sum/<type>/<gpuprim|cub|cub32>/<n>", "inclusive_sum/f64/...", "inclusive_max/i32/...",
+// the copy of the same bytes for exclusive_sum/i32 and inclusive_sum/f64 from 2^20 ("<kind>/<type>/copy/<n>",
+// cudaMemcpyAsync: the scan's fraction of copy bandwidth in the same run), and the
 // shape sweep "exclusive_sum_shape/<i32|f64>/gpuprim_<threads>x<items>/<2^20|2^24|2^28>".
 // Run:   bench_scan --benchmark_format=json --benchmark_out=scan.json
 //        [--benchmark_repetitions=5 --benchmark_report_aggregates_only=true]
@@ -171,8 +173,10 @@ void bm_scan(benchmark::State& state, std::size_t n) {
   set_counters(state, n, 2 * n * sizeof(T));
 }
 
+/// The rows of one scan kind and type; with `copy_from` > 0 also the copy of the same bytes from
+/// 2^copy_from items on ("<kind>/<type>/copy/<n>": the scan's fraction of copy bandwidth, same run).
 template <scan_kind K, class T>
-void add_scans(int max_log2) {
+void add_scans(int max_log2, int copy_from = 0) {
   for (int e = 10; e <= max_log2; e += 2) {
     const std::size_t n = std::size_t{1} << e;
     const std::string stem = std::string(kind_name(K)) + "/" + type_name<T>::value + "/";
@@ -180,6 +184,9 @@ void add_scans(int max_log2) {
     add(stem + "cub/" + std::to_string(n), [n](benchmark::State& st) { bm_scan<K, T, impl::cub>(st, n); });
     if (n <= std::size_t{INT_MAX}) {
       add(stem + "cub32/" + std::to_string(n), [n](benchmark::State& st) { bm_scan<K, T, impl::cub32>(st, n); });
+    }
+    if (copy_from > 0 && e >= copy_from) {
+      add(stem + "copy/" + std::to_string(n), [n](benchmark::State& st) { bm_copy<T>(st, n); });
     }
   }
 }
@@ -218,11 +225,11 @@ void add_shape_sweep() {
 
 void register_all() {
   // 2^30 i32 (4 GiB in + 4 GiB out) is skipped with a message where memory does not allow it.
-  add_scans<scan_kind::exclusive_sum, int>(30);
+  add_scans<scan_kind::exclusive_sum, int>(30, 20);
   add_scans<scan_kind::exclusive_sum, float>(28);
   add_scans<scan_kind::exclusive_sum, long long>(28);
   add_scans<scan_kind::exclusive_sum, double>(28);
-  add_scans<scan_kind::inclusive_sum, double>(28);
+  add_scans<scan_kind::inclusive_sum, double>(28, 20);
   add_scans<scan_kind::inclusive_max, int>(28);
   add_shape_sweep();
 }

@@ -40,7 +40,7 @@ def chart_line(name, alt):
     return ["![%s](charts/%s.svg)" % (alt, name), ""]
 
 TIME_TO_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
-IMPLS = ("gpuprim", "cub")
+IMPLS = ("gpuprim", "cub", "copy")  # copy: cudaMemcpyAsync of the same bytes, where a bench has it
 NAME_SUFFIXES = ("/manual_time", "/real_time", "/process_time")
 
 
@@ -211,16 +211,22 @@ def ratio_table(title, by_n, unit, rate, chart=None):
     out = ["### %s\n" % title]
     if chart:
         out += chart_line(chart, "%s: %s against n, gpuprim and CUB" % (title, unit))
-    out += ["| n | gpuprim (us) | CUB (us) | gpuprim %s | CUB %s | ratio (CUB time / gpuprim time) |" % (unit, unit),
-           "| ---: | ---: | ---: | ---: | ---: | ---: |"]
+    # Where the same run copied the same bytes (cudaMemcpyAsync), each side's share of that.
+    has_copy = any("copy" in v for v in by_n.values())
+    copy_head = " copy (us) | gpuprim % of copy | CUB % of copy |" if has_copy else ""
+    out += ["| n | gpuprim (us) | CUB (us) | gpuprim %s | CUB %s | ratio (CUB time / gpuprim time) |%s" % (
+                unit, unit, copy_head),
+            "| ---: | ---: | ---: | ---: | ---: | ---: |" + (" ---: | ---: | ---: |" if has_copy else "")]
     ratios = []
     for n in sorted(by_n):
-        g, c = by_n[n].get("gpuprim"), by_n[n].get("cub")
+        g, c, k = by_n[n].get("gpuprim"), by_n[n].get("cub"), by_n[n].get("copy")
         ratio = c.time_us / g.time_us if g and c and g.time_us > 0 else None
         ratios.append(ratio)
-        out.append("| %s | %s | %s | %s | %s | %s |" % (
+        share = lambda r: ("%.0f%%" % (100 * k.time_us / r.time_us)) if (k and r and r.time_us > 0) else "-"
+        copy_cells = (" %s | %s | %s |" % (fmt_us(k.time_us if k else None), share(g), share(c))) if has_copy else ""
+        out.append("| %s | %s | %s | %s | %s | %s |%s" % (
             fmt_n(n), fmt_us(g.time_us if g else None), fmt_us(c.time_us if c else None),
-            fmt_gbps(rate(g, n)), fmt_gbps(rate(c, n)), fmt_ratio(ratio)))
+            fmt_gbps(rate(g, n)), fmt_gbps(rate(c, n)), fmt_ratio(ratio), copy_cells))
     out.append("")
     return out, ratios
 
