@@ -47,35 +47,36 @@ const char* kind_name(scan_kind k) {
   return k == scan_kind::exclusive_sum ? "exclusive_sum" : k == scan_kind::inclusive_sum ? "inclusive_sum" : "inclusive_max";
 }
 
+/// Runs `gpuprim_call()` or `cub_call(count)` for implementation I: CUB with a std::size_t count,
+/// or (cub32) with an int count, refusing n above INT_MAX.
+template <impl I, class GpuprimCall, class CubCall>
+cudaError_t by_impl(std::size_t n, GpuprimCall gpuprim_call, CubCall cub_call) {
+  if constexpr (I == impl::gpuprim) {
+    return gpuprim_call();
+  } else if constexpr (I == impl::cub) {
+    return cub_call(n);
+  } else {
+    if (n > std::size_t{INT_MAX}) return cudaErrorInvalidValue;
+    return cub_call(static_cast<int>(n));
+  }
+}
+
 template <scan_kind K, impl I, class T, class Shape = gpuprim::detail::use_default_shape>
 cudaError_t device_scan(void* d_temp, std::size_t& bytes, const T* d_in, T* d_out, std::size_t n, cudaStream_t s) {
   if constexpr (K == scan_kind::exclusive_sum) {
-    if constexpr (I == impl::gpuprim) {
-      return gpuprim::exclusive_sum<Shape>(d_temp, bytes, d_in, d_out, n, s);
-    } else if constexpr (I == impl::cub) {
-      return cub::DeviceScan::ExclusiveSum(d_temp, bytes, d_in, d_out, n, s);
-    } else {
-      if (n > std::size_t{INT_MAX}) return cudaErrorInvalidValue;
-      return cub::DeviceScan::ExclusiveSum(d_temp, bytes, d_in, d_out, static_cast<int>(n), s);
-    }
+    return by_impl<I>(
+        n, [&] { return gpuprim::exclusive_sum<Shape>(d_temp, bytes, d_in, d_out, n, s); },
+        [&](auto count) { return cub::DeviceScan::ExclusiveSum(d_temp, bytes, d_in, d_out, count, s); });
   } else if constexpr (K == scan_kind::inclusive_sum) {
-    if constexpr (I == impl::gpuprim) {
-      return gpuprim::inclusive_sum<Shape>(d_temp, bytes, d_in, d_out, n, s);
-    } else if constexpr (I == impl::cub) {
-      return cub::DeviceScan::InclusiveSum(d_temp, bytes, d_in, d_out, n, s);
-    } else {
-      if (n > std::size_t{INT_MAX}) return cudaErrorInvalidValue;
-      return cub::DeviceScan::InclusiveSum(d_temp, bytes, d_in, d_out, static_cast<int>(n), s);
-    }
+    return by_impl<I>(
+        n, [&] { return gpuprim::inclusive_sum<Shape>(d_temp, bytes, d_in, d_out, n, s); },
+        [&](auto count) { return cub::DeviceScan::InclusiveSum(d_temp, bytes, d_in, d_out, count, s); });
   } else {
-    if constexpr (I == impl::gpuprim) {
-      return gpuprim::inclusive_scan<Shape>(d_temp, bytes, d_in, d_out, n, gpuprim::maximum{}, s);
-    } else if constexpr (I == impl::cub) {
-      return cub::DeviceScan::InclusiveScan(d_temp, bytes, d_in, d_out, cuda::maximum<>{}, n, s);
-    } else {
-      if (n > std::size_t{INT_MAX}) return cudaErrorInvalidValue;
-      return cub::DeviceScan::InclusiveScan(d_temp, bytes, d_in, d_out, cuda::maximum<>{}, static_cast<int>(n), s);
-    }
+    return by_impl<I>(
+        n, [&] { return gpuprim::inclusive_scan<Shape>(d_temp, bytes, d_in, d_out, n, gpuprim::maximum{}, s); },
+        [&](auto count) {
+          return cub::DeviceScan::InclusiveScan(d_temp, bytes, d_in, d_out, cuda::maximum<>{}, count, s);
+        });
   }
 }
 
