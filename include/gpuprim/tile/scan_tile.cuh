@@ -310,9 +310,11 @@ class scan_tile {
   template <int G>
   GPUPRIM_DEVICE void store_vector(std::size_t at, int valid, const output_t (&values)[G]) {
     if (p_.vector_store && valid >= G) {
-      uint4 v;
+      int4 v;
       std::memcpy(&v, values, sizeof(v));
-      *reinterpret_cast<uint4*>(p_.out + at) = v;  // 16-byte aligned
+      // 16-byte aligned. An explicit vector store: the plain `uint4` assignment this replaced came
+      // out of nvcc as four st.global.u32 (PTX), in every instantiation of this kernel.
+      __stwb(reinterpret_cast<int4*>(p_.out + at), v);
       return;
     }
 #pragma unroll
@@ -404,12 +406,12 @@ class scan_tile {
     const int first = static_cast<int>(threadIdx.x) / 32 * warp_items;
     if constexpr (G > 1) {
       if (valid == tile_items) {
-        uint4* vectors = reinterpret_cast<uint4*>(p_.out + base + first);  // 16-byte aligned
+        int4* vectors = reinterpret_cast<int4*>(p_.out + base + first);  // 16-byte aligned
 #pragma unroll
         for (int j = 0; j < items_per_thread / G; ++j) {
-          uint4 v;
+          int4 v;
           std::memcpy(&v, &values[j * G], sizeof(v));
-          vectors[j * 32 + lane] = v;
+          __stwb(vectors + j * 32 + lane, v);  // st.global.v4 (see store_vector)
         }
         return;
       }
