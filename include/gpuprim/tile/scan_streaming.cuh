@@ -146,7 +146,6 @@ class streaming_scan {
   GPUPRIM_DEVICE static int chunks_of(int valid) { return (valid + chunk_vectors - 1) / chunk_vectors; }
   GPUPRIM_DEVICE const uint4* slot(int s) const { return slots_ + s * tile_vectors; }
 
-  GPUPRIM_DEVICE static void warp_wait(unsigned long long* bar, unsigned parity) { mbarrier_wait_warp(bar, parity); }
 
   // Vector `v` of a slot as accumulators.
   GPUPRIM_DEVICE void read_vector(const uint4* buf, int v, AccT (&x)[G]) const {
@@ -246,7 +245,7 @@ class streaming_scan {
     const int lane = static_cast<int>(lane_id());
     for (unsigned it = 0;; ++it) {
       const int s = slot_of(it);
-      warp_wait(&c_.full[s], phase_of(it));
+      mbarrier_wait_warp(&c_.full[s], phase_of(it));
       const unsigned tile = c_.tile[s];
       if (tile == end_of_tiles) {
         if (lane == 0) mbarrier_arrive(&c_.reduced[s]);
@@ -274,7 +273,7 @@ class streaming_scan {
     const Params& sp = p_.scan;
     for (unsigned it = 0;; ++it) {
       const int s = slot_of(it);
-      warp_wait(&c_.reduced[s], phase_of(it));
+      mbarrier_wait_warp(&c_.reduced[s], phase_of(it));
       const unsigned tile = c_.tile[s];
       if (tile == end_of_tiles) return;
       const int chunks = chunks_of(valid_vectors(tile));
@@ -289,13 +288,8 @@ class streaming_scan {
       AccT prefix = aggregate;
       bool has_prefix = true;
       if (tile == 0) {
-        if constexpr (inclusive) {
-          has_prefix = sp.head > 0;
-          if (has_prefix) prefix = scan_loose_items(sp, 0, sp.head, total, false);
-        } else {
-          prefix = static_cast<AccT>(sp.init);
-          if (sp.head > 0) prefix = scan_loose_items(sp, 0, sp.head, prefix, true);
-        }
+        has_prefix = !inclusive || sp.head > 0;
+        prefix = scan_first_tile_prefix(sp, aggregate);
       } else {
         prefix = look_back(sp.states, tile, sp.op, aggregate);
       }
@@ -402,12 +396,12 @@ class streaming_scan {
     const int lane = static_cast<int>(lane_id());
     for (unsigned it = 0;; ++it) {
       const int s = slot_of(it);
-      warp_wait(&c_.full[s], phase_of(it));
+      mbarrier_wait_warp(&c_.full[s], phase_of(it));
       const unsigned tile = c_.tile[s];
       if (tile == end_of_tiles) return;
       AccT lane_inclusive[rows];
       scan_rows(s, w, lane, lane_inclusive);
-      warp_wait(&c_.prefixed[s], phase_of(it));
+      mbarrier_wait_warp(&c_.prefixed[s], phase_of(it));
       finish_rows(s, tile, w, lane, lane_inclusive);
     }
   }
