@@ -85,7 +85,7 @@ class streaming_scan {
 
   static constexpr int scan_warps = 8;
   static constexpr int rows = 8;  // rows of 32 vectors per chunk
-  static constexpr int slots = 6;
+  static constexpr int slots = 7;
   enum : int { producer_warp, reducer_warp, lookback_warp, first_scan_warp };
   static constexpr int block_threads = (first_scan_warp + scan_warps) * 32;
   static constexpr int chunk_vectors = 32 * rows;
