@@ -125,17 +125,9 @@ class block_radix_rank {
   /// the counter array instead. Measured on the H200 (ncu): the onesweep pass (12 warps) 2.5%
   /// faster with the digit owners, the one-block sort of 4096 keys (16 warps) 11% slower.
   GPUPRIM_DEVICE void scan_counters() {
-    scan_counters([](int, unsigned) {});
-  }
-  /// As above, and `on_count(bin, count)` is called once for every digit with its count in the
-  /// tile (what `bin_count` gives), by some thread, before the scan's results are written: a
-  /// kernel that publishes the counts gets them without summing the counters a second time.
-  template <class OnCount>
-  GPUPRIM_DEVICE void scan_counters(OnCount on_count) {
     if constexpr (scan_by_digit) {
-      scan_digit_owned(on_count);
+      scan_digit_owned();
     } else {
-      for (int d = threadIdx.x; d < bins; d += BlockThreads) on_count(d, bin_count(d));
       scan_even_runs();
     }
   }
@@ -172,17 +164,12 @@ class block_radix_rank {
   /// Counters each thread scans in `scan_even_runs`.
   static constexpr int counters_per_thread = (counter_count + BlockThreads - 1) / BlockThreads;
 
-  template <class OnCount>
-  GPUPRIM_DEVICE void scan_digit_owned(OnCount on_count) {
+  GPUPRIM_DEVICE void scan_digit_owned() {
     const int first = static_cast<int>(threadIdx.x) * digits_per_thread;
     unsigned sum = 0;
 #pragma unroll
     for (int j = 0; j < digits_per_thread; ++j) {
-      if (first + j < bins) {
-        const unsigned c = bin_count(first + j);
-        on_count(first + j, c);
-        sum += c;
-      }
+      if (first + j < bins) sum += bin_count(first + j);
     }
     unsigned before, total;
     block_scan<unsigned, BlockThreads>(storage_.scan).exclusive_sum(sum, before, total);

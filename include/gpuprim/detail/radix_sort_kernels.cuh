@@ -374,16 +374,17 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
   ranker.count(digit_of);
 
   // Publish this tile's digit counts at once (tile 0: its inclusive offsets), so that later tiles
-  // rarely wait for it: from inside the counter scan, which sums each digit's counters anyway.
-  ranker.scan_counters([&](int d, unsigned count) {
-    const State c = count;
+  // rarely wait for it.
+  for (int d = threadIdx.x; d < radix_bins; d += threads) {
+    const State c = ranker.bin_count(d);
     State* mine = &states[std::size_t(tile) * radix_bins + d];
     if (tile == 0) {
       relaxed_store(mine, static_cast<State>(state::prefix | (static_cast<State>(control->offsets[position][d]) + c)));
     } else {
       relaxed_store(mine, static_cast<State>(state::aggregate | c));
     }
-  });
+  }
+  ranker.scan_counters();
   State digit_start = 0, digit_count = 0;  // of digit threadIdx.x in this tile (radix_bins <= threads)
   static_assert(threads >= radix_bins, "one thread per digit");
   if (threadIdx.x < radix_bins) {
