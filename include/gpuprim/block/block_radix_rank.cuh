@@ -41,7 +41,7 @@ class block_radix_rank {
 
   /// Shared memory: the counters, a block_scan's storage and the total. Place it in `__shared__`.
   struct temp_storage {
-    alignas(16) unsigned counters[counter_count];                    ///< Digit counts, then places.
+    unsigned counters[counter_count];                                ///< Digit counts, then places.
     typename block_scan<unsigned, BlockThreads>::temp_storage scan;  ///< For `scan_counters`.
     unsigned total;                                                  ///< Items counted.
   };
@@ -69,12 +69,7 @@ class block_radix_rank {
   /// Ends with `__syncthreads()`; afterwards `bin_count` works until `scan_counters`.
   template <class DigitOf>
   GPUPRIM_DEVICE void count(DigitOf digit_of) {
-    // Zeroed in 16-byte stores (a quarter of the store instructions), the odd tail in words.
-    uint4* vectors = reinterpret_cast<uint4*>(storage_.counters);
-    for (int k = threadIdx.x; k < counter_count / 4; k += BlockThreads) vectors[k] = make_uint4(0, 0, 0, 0);
-    if constexpr (counter_count % 4 != 0) {
-      if (threadIdx.x < counter_count % 4) storage_.counters[counter_count / 4 * 4 + threadIdx.x] = 0;
-    }
+    for (int k = threadIdx.x; k < counter_count; k += BlockThreads) storage_.counters[k] = 0;
     __syncthreads();
     const unsigned warp = threadIdx.x / 32;
 #pragma unroll

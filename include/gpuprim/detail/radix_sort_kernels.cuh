@@ -115,23 +115,7 @@ struct fused_shape {
 inline constexpr std::size_t radix_fused_max_tiles = 64;
 
 inline constexpr int radix_histogram_threads = 256;
-/// Keys per thread in each chunk of the upfront histogram kernel (the fused kernel's histogram
-/// items take fused_shape's tile instead).
-inline constexpr int radix_histogram_items = 16;
-
-/// Digit positions (8-bit passes) of a key.
-template <class Key>
-inline constexpr int radix_key_passes = static_cast<int>(sizeof(typename radix_key<Key>::bits_t)) * 8 / radix_bits;
-
-/// Private copies ("parts") of every digit counter in the upfront histogram kernel: lane l counts
-/// into part l % parts, stored side by side, so that lanes counting the same digit hit different
-/// words and lanes of one part are spread over banks by their digits. With one shared counter per
-/// digit, a warp whose keys share a digit serialises 32 ways on one word (every key's top byte in
-/// [0, 2^20), most digits of low-entropy keys) and random digits collide ~3.5 ways on banks.
-/// 64 KiB of counters per block: 16 parts for 4 passes (two lanes per part: at most 2 ways), 8
-/// for 8 passes.
-template <class Key>
-inline constexpr int radix_histogram_parts = 64 / radix_key_passes<Key> < 32 ? 64 / radix_key_passes<Key> : 32;
+inline constexpr int radix_histogram_items = 8;
 
 /// One-block sorts: the smallest shape that holds n is used. (1024 x 16 sorted 2^14 keys in
 /// 53 us on the H200, slower than the onesweep kernels: one block's passes are latency-bound.)
@@ -166,73 +150,60 @@ struct radix_state {
 
 // ---- Kernels ----------------------------------------------------------------------------------
 
-/// Shared memory of a histogram: `Parts` copies of the counters of each of `Passes` digit positions
-/// (digit d, part q of position p at counts[p][d * Parts + q]).
-template <int Passes, int Parts>
+/// Shared memory of the upfront histogram.
 struct radix_histogram_storage {
-  static constexpr int passes = Passes;
-  static constexpr int parts = Parts;
-  unsigned counts[Passes][radix_bins * Parts];
+  unsigned counts[radix_max_passes][radix_bins];
   typename block_scan<unsigned long long, radix_histogram_threads>::temp_storage scan;
   bool last_block;
   bool uniform[radix_max_passes];
 };
 
-/// Counts the digits of every pass of the keys in chunks of radix_histogram_threads x `Items`
-/// starting at `first`, `stride` apart, below `end`, and adds the counts to the global ones. Every
-/// thread of a block of radix_histogram_threads calls it.
-template <class Key, bool Descending, int Items, class Storage>
-GPUPRIM_DEVICE void radix_count_digits(Storage& s, const Key* keys, std::size_t first, std::size_t end,
+/// Counts the digits of every pass of the keys in chunks of radix_histogram_threads x
+/// radix_histogram_items starting at `first`, `stride` apart, below `end`, and adds the counts to
+/// the global ones. Every thread of a block of radix_histogram_threads calls it.
+template <class Key, bool Descending>
+GPUPRIM_DEVICE void radix_count_digits(radix_histogram_storage& s, const Key* keys, std::size_t first, std::size_t end,
                                        std::size_t stride, int begin_bit, int end_bit, radix_sort_control* control) {
   using traits = radix_key<Key>;
-  constexpr int parts = Storage::parts;
-  static_assert(Storage::passes >= radix_key_passes<Key>, "a counter row for every digit position of the key");
   const int passes = (end_bit - begin_bit + radix_bits - 1) / radix_bits;
   // Keys are read as their bits (same size and alignment), in one load each.
   const auto* key_bits = reinterpret_cast<const typename traits::bits_t*>(keys);
-  uint4* zero = reinterpret_cast<uint4*>(&s.counts[0][0]);  // 1 KiB per part and pass: whole vectors
-  for (int k = threadIdx.x; k < int(sizeof(s.counts) / 16); k += radix_histogram_threads) {
-    zero[k] = make_uint4(0, 0, 0, 0);
+  for (int k = threadIdx.x; k < radix_max_passes * radix_bins; k += radix_histogram_threads) {
+    s.counts[k / radix_bins][k % radix_bins] = 0;
   }
   __syncthreads();
-  const unsigned part = threadIdx.x % parts;
   for (std::size_t base = first; base < end; base += stride) {
-    typename traits::bits_t ordered[Items];
-    bool valid[Items];
+    typename traits::bits_t ordered[radix_histogram_items];
+    bool valid[radix_histogram_items];
 #pragma unroll
-    for (int i = 0; i < Items; ++i) {
+    for (int i = 0; i < radix_histogram_items; ++i) {
       const std::size_t idx = base + i * radix_histogram_threads + threadIdx.x;
       valid[i] = idx < end;
       ordered[i] = valid[i] ? traits::order(key_bits[idx], Descending) : 0;
     }
 #pragma unroll
-    for (int i = 0; i < Items; ++i) {
+    for (int i = 0; i < radix_histogram_items; ++i) {
       if (!valid[i]) continue;
 #pragma unroll
-      for (int p = 0; p < radix_key_passes<Key>; ++p) {
+      for (int p = 0; p < radix_max_passes; ++p) {
         if (p < passes) {
           const int shift = begin_bit + p * radix_bits;
           const int bits = end_bit - shift < radix_bits ? end_bit - shift : radix_bits;
-          atomicAdd(&s.counts[p][traits::digit(ordered[i], shift, bits) * parts + part], 1u);
+          atomicAdd(&s.counts[p][traits::digit(ordered[i], shift, bits)], 1u);
         }
       }
     }
   }
   __syncthreads();
   for (int k = threadIdx.x; k < passes * radix_bins; k += radix_histogram_threads) {
-    const int p = k / radix_bins;
-    const int d = k % radix_bins;
-    unsigned c = 0;
-#pragma unroll
-    for (int q = 0; q < parts; ++q) c += s.counts[p][d * parts + (q + d) % parts];  // rotated: fewer bank conflicts
-    if (c != 0) atomicAdd(&control->counts[p][d], static_cast<unsigned long long>(c));
+    const unsigned c = s.counts[k / radix_bins][k % radix_bins];
+    if (c != 0) atomicAdd(&control->counts[k / radix_bins][k % radix_bins], static_cast<unsigned long long>(c));
   }
 }
 
 /// After radix_count_digits: true in the block that is the last of `arrivals` to get here; it
 /// sees every block's counts.
-template <class Storage>
-GPUPRIM_DEVICE bool radix_histogram_arrive(Storage& s, radix_sort_control* control, unsigned arrivals) {
+GPUPRIM_DEVICE bool radix_histogram_arrive(radix_histogram_storage& s, radix_sort_control* control, unsigned arrivals) {
   __threadfence();
   __syncthreads();
   if (threadIdx.x == 0) s.last_block = atomicAdd(&control->ticket, 1u) == arrivals - 1;
@@ -244,8 +215,7 @@ GPUPRIM_DEVICE bool radix_histogram_arrive(Storage& s, radix_sort_control* contr
 
 /// The last histogram block: scans each pass's counts into global digit offsets and drops every
 /// pass in which all keys share one digit.
-template <class Storage>
-GPUPRIM_DEVICE void radix_plan(Storage& s, radix_sort_control* control, std::size_t n, int begin_bit,
+GPUPRIM_DEVICE void radix_plan(radix_histogram_storage& s, radix_sort_control* control, std::size_t n, int begin_bit,
                                int end_bit) {
   using scan_t = block_scan<unsigned long long, radix_histogram_threads>;
   static_assert(radix_histogram_threads == radix_bins, "one thread per digit in the final scan");
@@ -279,14 +249,11 @@ GPUPRIM_DEVICE void radix_plan(Storage& s, radix_sort_control* control, std::siz
 template <class Key, bool Descending>
 __global__ void __launch_bounds__(radix_histogram_threads)
     radix_histogram_kernel(const Key* keys, std::size_t n, int begin_bit, int end_bit, radix_sort_control* control) {
-  using storage_t = radix_histogram_storage<radix_key_passes<Key>, radix_histogram_parts<Key>>;
-  extern __shared__ __align__(16) unsigned char smem[];
-  storage_t& s = *reinterpret_cast<storage_t*>(smem);
+  __shared__ radix_histogram_storage s;
   allow_next_grid();  // pass 0 may be scheduled now; it waits for this grid before reading anything
   constexpr std::size_t chunk = std::size_t(radix_histogram_threads) * radix_histogram_items;
-  radix_count_digits<Key, Descending, radix_histogram_items>(s, keys, blockIdx.x * chunk, n,
-                                                             std::size_t(gridDim.x) * chunk, begin_bit, end_bit,
-                                                             control);
+  radix_count_digits<Key, Descending>(s, keys, blockIdx.x * chunk, n, std::size_t(gridDim.x) * chunk, begin_bit,
+                                      end_bit, control);
   if (radix_histogram_arrive(s, control, gridDim.x)) radix_plan(s, control, n, begin_bit, end_bit);
 }
 
@@ -491,7 +458,7 @@ __global__ void __launch_bounds__(Shape::block_threads, Shape::min_blocks_per_sm
 /// Shared memory of the fused sort: histogram or pass tile, one at a time.
 template <class Key, class Value, class Shape, class State>
 union fused_storage {
-  radix_histogram_storage<radix_key_passes<Key>, 1> histogram;  // one part: the pass tiles set the size
+  radix_histogram_storage histogram;
   onesweep_storage<Key, Value, Shape, State> pass;
 };
 
@@ -528,8 +495,9 @@ __global__ void __launch_bounds__(Shape::block_threads, Shape::min_blocks_per_sm
     if (k < tiles) {
       const std::size_t first = std::size_t(k) * Shape::tile_items;
       const std::size_t end = a.n - first < std::size_t(Shape::tile_items) ? a.n : first + Shape::tile_items;
-      radix_count_digits<Key, Descending, Shape::items_per_thread>(
-          s.histogram, a.keys_in, first, end, std::size_t(Shape::tile_items), a.begin_bit, a.end_bit, control);
+      radix_count_digits<Key, Descending>(s.histogram, a.keys_in, first, end,
+                                          std::size_t(radix_histogram_threads) * radix_histogram_items, a.begin_bit,
+                                          a.end_bit, control);
       if (radix_histogram_arrive(s.histogram, control, tiles)) {
         radix_plan(s.histogram, control, a.n, a.begin_bit, a.end_bit);
         __syncthreads();
@@ -809,16 +777,12 @@ cudaError_t launch_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args<
   cudaError_t e = current_device_facts(device);
   if (e != cudaSuccess) return e;
   constexpr auto histogram = radix_histogram_kernel<Key, Descending>;
-  constexpr std::size_t histogram_smem =
-      sizeof(radix_histogram_storage<radix_key_passes<Key>, radix_histogram_parts<Key>>);
   constexpr auto pass = radix_onesweep_kernel<Key, Value, Descending, State, shape>;
   constexpr std::size_t smem = sizeof(onesweep_storage<Key, Value, shape, State>);
   e = allow_dynamic_smem<pass>(smem, device.ordinal);
   if (e != cudaSuccess) return e;
-  e = allow_dynamic_smem<histogram>(histogram_smem, device.ordinal);
-  if (e != cudaSuccess) return e;
   int resident = 0;
-  e = resident_blocks_per_sm<histogram>(radix_histogram_threads, device.ordinal, resident, histogram_smem);
+  e = resident_blocks_per_sm<histogram>(radix_histogram_threads, device.ordinal, resident);
   if (e != cudaSuccess) return e;
   State* states_even = nullptr;
   State* states_odd = nullptr;
@@ -827,8 +791,8 @@ cudaError_t launch_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args<
 
   constexpr std::size_t chunk = std::size_t(radix_histogram_threads) * radix_histogram_items;
   const unsigned hist_grid = resident_grid((a.n + chunk - 1) / chunk, device, resident);
-  e = launch_with_smem(histogram, hist_grid, radix_histogram_threads, histogram_smem, stream, launch_mode::plain,
-                       a.keys_in, a.n, a.begin_bit, a.end_bit, a.control);
+  e = launch(histogram, hist_grid, radix_histogram_threads, stream, launch_mode::plain, a.keys_in, a.n, a.begin_bit,
+             a.end_bit, a.control);
   if (e != cudaSuccess) return e;
 
   const std::size_t tiles = (a.n + shape::tile_items - 1) / shape::tile_items;
