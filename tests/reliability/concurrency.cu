@@ -18,7 +18,8 @@ using namespace reliability;
 
 /// A size for call `i`: mostly log-uniform up to `max_n`, sometimes 0, 1 or a tile edge.
 std::size_t draw_size(std::uint64_t r, std::size_t max_n) {
-  static const std::size_t edges[] = {0, 1, 1023, 1024, 1025, 4095, 4096, 4097, 7295, 7296, 7297, 65536, 65537};
+  static const std::size_t edges[] = {0,    1,    1023, 1024, 1025, 4095,  4096,  4097,
+                                      7295, 7296, 7297, 9599, 9600, 9601, 65536, 65537};
   if (r % 8 == 0) return std::min<std::size_t>(edges[(r >> 8) % (sizeof(edges) / sizeof(edges[0]))], max_n);
   const int max_log = 63 - __builtin_clzll(max_n);
   const int log = int((r >> 16) % std::uint64_t(max_log + 1));

@@ -153,6 +153,20 @@ template <auto Kernel>
   return cudaSuccess;
 }
 
+/// The most shared memory a block of `device` may opt in to (cudaDevAttrMaxSharedMemoryPerBlockOptin),
+/// queried once per device and cached.
+[[nodiscard]] inline cudaError_t max_smem_per_block_optin(int device, int& bytes) {
+  constexpr int cached_devices = 64;
+  static std::atomic<int> cache[cached_devices] = {};
+  const bool cacheable = device >= 0 && device < cached_devices;
+  bytes = cacheable ? cache[device].load(std::memory_order_relaxed) : 0;
+  if (bytes > 0) return cudaSuccess;
+  const cudaError_t e = cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+  if (e != cudaSuccess) return e;
+  if (cacheable) cache[device].store(bytes, std::memory_order_relaxed);
+  return cudaSuccess;
+}
+
 /// Readies `Kernel`, whose body needs sm_90 (compiled empty for older targets), to run on the
 /// current device with `smem` bytes of dynamic shared memory: `ready` is true when the device has
 /// compute capability 9.0 or newer, the kernel's code for it came from PTX 9.0 or newer and the
@@ -167,7 +181,7 @@ template <auto Kernel>
   e = kernel_ptx_version<Kernel>(device.ordinal, ptx);
   if (e != cudaSuccess || ptx < 90) return e;
   int smem_limit = 0;
-  e = cudaDeviceGetAttribute(&smem_limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device.ordinal);
+  e = max_smem_per_block_optin(device.ordinal, smem_limit);
   if (e != cudaSuccess || std::size_t(smem_limit) < smem) return e;
   e = allow_dynamic_smem<Kernel>(smem, device.ordinal);
   ready = e == cudaSuccess;

@@ -79,6 +79,21 @@ GPUPRIM_DEVICE typename Params::acc_type scan_loose_items(const Params& p, std::
   return has_prefix ? static_cast<AccT>(p.op(prefix, through_all)) : through_all;
 }
 
+/// One warp: tile 0's prefix, in every lane: the init (exclusive scans), then the head's items,
+/// which it scans and stores. An inclusive scan without a head has none and gets `placeholder`
+/// back (nothing reads it). The tile-per-block and the streaming scans share it.
+template <class Params>
+GPUPRIM_DEVICE typename Params::acc_type scan_first_tile_prefix(const Params& p,
+                                                                const typename Params::acc_type& placeholder) {
+  using AccT = typename Params::acc_type;
+  if constexpr (std::is_same_v<typename Params::init_type, no_init>) {
+    return p.head > 0 ? scan_loose_items(p, 0, p.head, placeholder, false) : placeholder;
+  } else {
+    const AccT init = static_cast<AccT>(p.init);
+    return p.head > 0 ? scan_loose_items(p, 0, p.head, init, true) : init;
+  }
+}
+
 /// Scans tile `blockIdx.x` of a device scan with one block of `Shape::block_threads` threads.
 template <class Shape, class Params>
 class scan_tile {
@@ -138,7 +153,7 @@ class scan_tile {
   /// The tile's story: load, scan with the prefix found by looking back, store.
   GPUPRIM_DEVICE void process(unsigned tile) {
     if (tile >= p_.tiles) {  // only when the head is the whole input (one block, no tile)
-      if (threadIdx.x < 32) scan_head();
+      if (threadIdx.x < 32) (void)scan_first_tile_prefix(p_, static_cast<AccT>(p_.in[0]));
       return;
     }
     const std::size_t base = std::size_t(p_.head) + std::size_t(tile) * tile_items;
@@ -242,13 +257,7 @@ class scan_tile {
 
     // Warp 0 of tile 0 handles the head first (its prefix is init, then the head).
     AccT first_prefix = warp_total;  // a placeholder elsewhere
-    if (tile == 0 && threadIdx.x < 32) {
-      if constexpr (inclusive) {
-        if (p_.head > 0) first_prefix = scan_head();
-      } else {
-        first_prefix = first_tile_prefix();
-      }
-    }
+    if (tile == 0 && threadIdx.x < 32) first_prefix = scan_first_tile_prefix(p_, first_prefix);
     const bool has_tile_prefix = !inclusive || tile > 0 || p_.head > 0;
     __syncthreads();
     if (warp == 0) striped_block_prefixes(tile, first_prefix, has_tile_prefix);
@@ -310,9 +319,11 @@ class scan_tile {
   template <int G>
   GPUPRIM_DEVICE void store_vector(std::size_t at, int valid, const output_t (&values)[G]) {
     if (p_.vector_store && valid >= G) {
-      uint4 v;
+      int4 v;
       std::memcpy(&v, values, sizeof(v));
-      *reinterpret_cast<uint4*>(p_.out + at) = v;  // 16-byte aligned
+      // 16-byte aligned. An explicit vector store: the plain `uint4` assignment this replaced came
+      // out of nvcc as four st.global.u32 (PTX), in every instantiation of this kernel.
+      __stwb(reinterpret_cast<int4*>(p_.out + at), v);
       return;
     }
 #pragma unroll
@@ -338,7 +349,7 @@ class scan_tile {
     }
     // Tile 0's prefix (init, then the head) is known to warp 0, which runs the callback.
     AccT first_prefix = items[0];  // a placeholder elsewhere
-    if (tile == 0 && threadIdx.x < 32) first_prefix = first_tile_prefix();
+    if (tile == 0 && threadIdx.x < 32) first_prefix = scan_first_tile_prefix(p_, first_prefix);
     tile_prefix_op prefix_op{p_, tile, first_prefix};
     if constexpr (inclusive) {
       block.inclusive_scan(items, items, p_.op, prefix_op);
@@ -363,25 +374,6 @@ class scan_tile {
     }
   };
 
-  // Warp 0 of tile 0: the prefix of the first tile, in every lane.
-  GPUPRIM_DEVICE AccT first_tile_prefix() {
-    if constexpr (inclusive) {
-      return scan_head();  // head > 0 here
-    } else {
-      return p_.head > 0 ? scan_head() : static_cast<AccT>(p_.init);
-    }
-  }
-
-  // Warp 0 scans and stores the head and returns, in every lane, the prefix that follows it:
-  // init op head (exclusive) or the head's reduction (inclusive).
-  GPUPRIM_DEVICE AccT scan_head() {
-    if constexpr (inclusive) {
-      return scan_loose_items(p_, 0, p_.head, static_cast<AccT>(p_.in[0]), false);
-    } else {
-      return scan_loose_items(p_, 0, p_.head, static_cast<AccT>(p_.init), true);
-    }
-  }
-
   // ---- store: blocked to warp-striped through shared memory, then coalesced stores ------------
 
   GPUPRIM_DEVICE void store(std::size_t base, int valid, const AccT (&items)[items_per_thread]) {
@@ -404,12 +396,12 @@ class scan_tile {
     const int first = static_cast<int>(threadIdx.x) / 32 * warp_items;
     if constexpr (G > 1) {
       if (valid == tile_items) {
-        uint4* vectors = reinterpret_cast<uint4*>(p_.out + base + first);  // 16-byte aligned
+        int4* vectors = reinterpret_cast<int4*>(p_.out + base + first);  // 16-byte aligned
 #pragma unroll
         for (int j = 0; j < items_per_thread / G; ++j) {
-          uint4 v;
+          int4 v;
           std::memcpy(&v, &values[j * G], sizeof(v));
-          vectors[j * 32 + lane] = v;
+          __stwb(vectors + j * 32 + lane, v);  // st.global.v4 (see store_vector)
         }
         return;
       }
