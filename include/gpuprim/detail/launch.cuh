@@ -20,27 +20,42 @@ struct device_facts {
   int cc_major = 0;
 };
 
+/// Devices whose answers the launch helpers cache (ordinals at or above it are queried each time).
+inline constexpr int cached_devices = 64;
+
+/// A value per device, queried once and then cached: 0 means not known yet, so `query(int&)` must
+/// give a positive value (or an error, which is returned and not cached). Each caller owns its
+/// `cache` (a function-local static, one per kernel where the answer depends on the kernel).
+template <class Query>
+[[nodiscard]] cudaError_t cached_per_device(std::atomic<int> (&cache)[cached_devices], int device, int& value,
+                                            Query&& query) {
+  const bool cacheable = device >= 0 && device < cached_devices;
+  value = cacheable ? cache[device].load(std::memory_order_relaxed) : 0;
+  if (value != 0) return cudaSuccess;
+  const cudaError_t e = query(value);
+  if (e != cudaSuccess) return e;
+  if (cacheable) cache[device].store(value, std::memory_order_relaxed);
+  return cudaSuccess;
+}
+
 /// The current device's facts: one runtime call, the rest cached per device (they never change),
 /// since host time spent here is GPU idle time for small inputs.
 [[nodiscard]] inline cudaError_t current_device_facts(device_facts& facts) {
-  constexpr int cached_devices = 64;
-  static std::atomic<int> cache[cached_devices] = {};  // sm_count << 8 | cc_major, 0 = unknown
+  static std::atomic<int> cache[cached_devices] = {};  // sm_count << 8 | cc_major
   cudaError_t e = cudaGetDevice(&facts.ordinal);
   if (e != cudaSuccess) return e;
   const int device = facts.ordinal;
-  const bool cacheable = device >= 0 && device < cached_devices;
-  const int packed = cacheable ? cache[device].load(std::memory_order_relaxed) : 0;
-  if (packed != 0) {
-    facts.sm_count = packed >> 8;
-    facts.cc_major = packed & 0xff;
-    return cudaSuccess;
-  }
-  e = cudaDeviceGetAttribute(&facts.sm_count, cudaDevAttrMultiProcessorCount, device);
-  if (e != cudaSuccess) return e;
-  e = cudaDeviceGetAttribute(&facts.cc_major, cudaDevAttrComputeCapabilityMajor, device);
-  if (e != cudaSuccess) return e;
-  if (cacheable) cache[device].store(facts.sm_count << 8 | (facts.cc_major & 0xff), std::memory_order_relaxed);
-  return cudaSuccess;
+  int packed = 0;
+  e = cached_per_device(cache, device, packed, [&](int& v) {
+    int sm_count = 0, cc_major = 0;
+    cudaError_t q = cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device);
+    if (q == cudaSuccess) q = cudaDeviceGetAttribute(&cc_major, cudaDevAttrComputeCapabilityMajor, device);
+    v = sm_count << 8 | (cc_major & 0xff);
+    return q;
+  });
+  facts.sm_count = packed >> 8;
+  facts.cc_major = packed & 0xff;
+  return e;
 }
 
 /// Checks a launch's outcome; with GPUPRIM_DEBUG_SYNC also waits for the stream (unless it is
@@ -67,15 +82,10 @@ struct device_facts {
 template <auto Kernel>
 [[nodiscard]] cudaError_t resident_blocks_per_sm(int block_threads, int device, int& blocks,
                                                  std::size_t dynamic_smem = 0) {
-  constexpr int cached_devices = 64;
   static std::atomic<int> cache[cached_devices] = {};
-  const bool cacheable = device >= 0 && device < cached_devices;
-  blocks = cacheable ? cache[device].load(std::memory_order_relaxed) : 0;
-  if (blocks > 0) return cudaSuccess;
-  const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Kernel, block_threads, dynamic_smem);
-  if (e != cudaSuccess) return e;
-  if (cacheable) cache[device].store(blocks, std::memory_order_relaxed);
-  return cudaSuccess;
+  return cached_per_device(cache, device, blocks, [&](int& v) {
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&v, Kernel, block_threads, dynamic_smem);
+  });
 }
 
 /// Lets `Kernel` take `bytes` of dynamic shared memory on `device` (needed above 48 KiB); the
@@ -84,15 +94,12 @@ template <auto Kernel>
 [[nodiscard]] cudaError_t allow_dynamic_smem(std::size_t bytes, int device) {
   constexpr std::size_t default_limit = 48 * 1024;
   if (bytes <= default_limit) return cudaSuccess;
-  constexpr int cached_devices = 64;
-  static std::atomic<bool> done[cached_devices] = {};
-  const bool cacheable = device >= 0 && device < cached_devices;
-  if (cacheable && done[device].load(std::memory_order_relaxed)) return cudaSuccess;
-  const cudaError_t e =
-      cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
-  if (e != cudaSuccess) return e;
-  if (cacheable) done[device].store(true, std::memory_order_relaxed);
-  return cudaSuccess;
+  static std::atomic<int> done[cached_devices] = {};  // 1 once set
+  int set = 0;
+  return cached_per_device(done, device, set, [&](int& v) {
+    v = 1;
+    return cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
+  });
 }
 
 /// How a kernel is launched beyond grid, block and stream.
@@ -140,31 +147,22 @@ template <class... Params, class... Args>
 /// older PTX must not be used for it even on a newer GPU. Cached per kernel and device.
 template <auto Kernel>
 [[nodiscard]] cudaError_t kernel_ptx_version(int device, int& version) {
-  constexpr int cached_devices = 64;
   static std::atomic<int> cache[cached_devices] = {};
-  const bool cacheable = device >= 0 && device < cached_devices;
-  version = cacheable ? cache[device].load(std::memory_order_relaxed) : 0;
-  if (version > 0) return cudaSuccess;
-  cudaFuncAttributes attributes{};
-  const cudaError_t e = cudaFuncGetAttributes(&attributes, Kernel);
-  if (e != cudaSuccess) return e;
-  version = attributes.ptxVersion;
-  if (cacheable) cache[device].store(version, std::memory_order_relaxed);
-  return cudaSuccess;
+  return cached_per_device(cache, device, version, [](int& v) {
+    cudaFuncAttributes attributes{};
+    const cudaError_t e = cudaFuncGetAttributes(&attributes, Kernel);
+    v = attributes.ptxVersion;
+    return e;
+  });
 }
 
 /// The most shared memory a block of `device` may opt in to (cudaDevAttrMaxSharedMemoryPerBlockOptin),
 /// queried once per device and cached.
 [[nodiscard]] inline cudaError_t max_smem_per_block_optin(int device, int& bytes) {
-  constexpr int cached_devices = 64;
   static std::atomic<int> cache[cached_devices] = {};
-  const bool cacheable = device >= 0 && device < cached_devices;
-  bytes = cacheable ? cache[device].load(std::memory_order_relaxed) : 0;
-  if (bytes > 0) return cudaSuccess;
-  const cudaError_t e = cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
-  if (e != cudaSuccess) return e;
-  if (cacheable) cache[device].store(bytes, std::memory_order_relaxed);
-  return cudaSuccess;
+  return cached_per_device(cache, device, bytes, [device](int& v) {
+    return cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+  });
 }
 
 /// Readies `Kernel`, whose body needs sm_90 (compiled empty for older targets), to run on the
