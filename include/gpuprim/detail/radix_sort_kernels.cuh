@@ -174,6 +174,30 @@ struct radix_histogram_storage {
   bool uniform[radix_max_passes];
 };
 
+/// Adds the digits of every pass of `ordered` (bit-ordered keys, `count` of them valid) to the
+/// block's counters: pass by pass (a uniform test per pass, not per key), each key's fixed-up bits
+/// taken once (radix_key::digit_bits).
+template <class Key, bool Full>
+GPUPRIM_DEVICE void radix_count_chunk(radix_histogram_storage& s,
+                                      typename radix_key<Key>::bits_t (&ordered)[radix_histogram_items], int count,
+                                      int passes, int begin_bit, int end_bit) {
+  using traits = radix_key<Key>;
+  constexpr int key_passes = traits::bits / radix_bits;  // the most passes a key can need
+#pragma unroll
+  for (int i = 0; i < radix_histogram_items; ++i) ordered[i] = traits::digit_bits(ordered[i]);
+#pragma unroll
+  for (int p = 0; p < key_passes; ++p) {
+    if (p < passes) {
+      const int shift = begin_bit + p * radix_bits;
+      const int bits = end_bit - shift < radix_bits ? end_bit - shift : radix_bits;
+#pragma unroll
+      for (int i = 0; i < radix_histogram_items; ++i) {
+        if (Full || i < count) atomicAdd(&s.counts[p][traits::digit_of_bits(ordered[i], shift, bits)], 1u);
+      }
+    }
+  }
+}
+
 /// Counts the digits of every pass of the keys in chunks of radix_histogram_threads x
 /// radix_histogram_items starting at `first`, `stride` apart, below `end`, and adds the counts to
 /// the global ones. Every thread of a block of radix_histogram_threads calls it.
@@ -181,33 +205,35 @@ template <class Key, bool Descending>
 GPUPRIM_DEVICE void radix_count_digits(radix_histogram_storage& s, const Key* keys, std::size_t first, std::size_t end,
                                        std::size_t stride, int begin_bit, int end_bit, radix_sort_control* control) {
   using traits = radix_key<Key>;
+  using bits_t = typename traits::bits_t;
+  constexpr std::size_t chunk = std::size_t(radix_histogram_threads) * radix_histogram_items;
   const int passes = (end_bit - begin_bit + radix_bits - 1) / radix_bits;
   // Keys are read as their bits (same size and alignment), in one load each.
-  const auto* key_bits = reinterpret_cast<const typename traits::bits_t*>(keys);
+  const auto* key_bits = reinterpret_cast<const bits_t*>(keys);
   for (int k = threadIdx.x; k < radix_max_passes * radix_bins; k += radix_histogram_threads) {
     s.counts[k / radix_bins][k % radix_bins] = 0;
   }
   __syncthreads();
   for (std::size_t base = first; base < end; base += stride) {
-    typename traits::bits_t ordered[radix_histogram_items];
-    bool valid[radix_histogram_items];
+    // Thread t holds items t, t + threads, ...: each load instruction of a warp is coalesced.
+    bits_t ordered[radix_histogram_items];
+    const bits_t* chunk_bits = key_bits + base + threadIdx.x;
+    if (end - base >= chunk) {  // every chunk but the last: no bounds tests
 #pragma unroll
-    for (int i = 0; i < radix_histogram_items; ++i) {
-      const std::size_t idx = base + i * radix_histogram_threads + threadIdx.x;
-      valid[i] = idx < end;
-      ordered[i] = valid[i] ? traits::order(key_bits[idx], Descending) : 0;
-    }
-#pragma unroll
-    for (int i = 0; i < radix_histogram_items; ++i) {
-      if (!valid[i]) continue;
-#pragma unroll
-      for (int p = 0; p < radix_max_passes; ++p) {
-        if (p < passes) {
-          const int shift = begin_bit + p * radix_bits;
-          const int bits = end_bit - shift < radix_bits ? end_bit - shift : radix_bits;
-          atomicAdd(&s.counts[p][traits::digit(ordered[i], shift, bits)], 1u);
-        }
+      for (int i = 0; i < radix_histogram_items; ++i) {
+        ordered[i] = traits::order(chunk_bits[i * radix_histogram_threads], Descending);
       }
+      radix_count_chunk<Key, true>(s, ordered, radix_histogram_items, passes, begin_bit, end_bit);
+    } else {
+      const std::size_t left = end - base - threadIdx.x;  // > 0 for the threads with items
+      const int count = end - base > threadIdx.x
+                            ? static_cast<int>((left + radix_histogram_threads - 1) / radix_histogram_threads)
+                            : 0;
+#pragma unroll
+      for (int i = 0; i < radix_histogram_items; ++i) {
+        ordered[i] = i < count ? traits::order(chunk_bits[i * radix_histogram_threads], Descending) : bits_t(0);
+      }
+      radix_count_chunk<Key, false>(s, ordered, count, passes, begin_bit, end_bit);
     }
   }
   __syncthreads();

@@ -125,7 +125,12 @@ struct radix_key {
   }
   /// Digit of `num_bits` bits (1..8) at `shift` of an ordered key.
   GPUPRIM_HOST_DEVICE static unsigned digit(bits_t ordered, int shift, int num_bits) {
-    return static_cast<unsigned>(digit_bits(ordered) >> shift) & ((1u << num_bits) - 1u);
+    return digit_of_bits(digit_bits(ordered), shift, num_bits);
+  }
+  /// The digit of bits already taken through `digit_bits` (where one key's digits of several
+  /// positions are wanted: the fix-up once).
+  GPUPRIM_HOST_DEVICE static unsigned digit_of_bits(bits_t bits, int shift, int num_bits) {
+    return static_cast<unsigned>(bits >> shift) & ((1u << num_bits) - 1u);
   }
 };
 
