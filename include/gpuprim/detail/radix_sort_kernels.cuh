@@ -101,12 +101,12 @@ inline constexpr int radix_item_bytes = static_cast<int>(sizeof(Key)) + (std::is
 template <class Key, class Value>
 struct onesweep_shape {
   static constexpr int bytes = radix_item_bytes<Key, Value>;
-  // 4-byte unsigned or float keys, keys only. (int32 keys spill 316 bytes at 25 items, 72 at 19:
-  // nvcc keeps more per key for them, not understood yet; they stay at 19.)
-  static constexpr bool four_byte_keys =
+  // The 25-item tile: 4-byte unsigned or float keys, keys only. (int32 keys spill 316 bytes at 25
+  // items, 72 at 19: nvcc keeps more per key for them, not understood yet; they stay at 19.)
+  static constexpr bool wide_tile =
       bytes == 4 && sizeof(Key) == 4 && (std::is_unsigned_v<Key> || std::is_same_v<Key, float>);
   static constexpr int block_threads = 384;
-  static constexpr int items_per_thread = four_byte_keys ? 25
+  static constexpr int items_per_thread = wide_tile ? 25
                                           : bytes <= 4   ? 19
                                           : bytes == 8   ? 20  // 8-byte keys, pairs of 4-byte keys and values
                                           : bytes <= 8   ? 16
@@ -174,9 +174,9 @@ struct radix_histogram_storage {
   bool uniform[radix_max_passes];
 };
 
-/// Adds the digits of every pass of `ordered` (bit-ordered keys, `count` of them valid) to the
-/// block's counters: pass by pass (a uniform test per pass, not per key), each key's fixed-up bits
-/// taken once (radix_key::digit_bits).
+/// Adds the digits of every pass of `ordered` (bit-ordered keys, the first `count` valid) to the
+/// block's counters: pass by pass (a uniform test per pass, not per key). Each key is first
+/// replaced by its fixed-up bits (radix_key::digit_bits), once for all its passes.
 template <class Key, bool Full>
 GPUPRIM_DEVICE void radix_count_chunk(radix_histogram_storage& s,
                                       typename radix_key<Key>::bits_t (&ordered)[radix_histogram_items], int count,
