@@ -1,5 +1,5 @@
 // Loads and stores that go through L2 only, for values one block writes and another reads within
-// a kernel.
+// a kernel; and a prefetch into L2 of data a block will read soon.
 #pragma once
 
 #include <cstddef>
