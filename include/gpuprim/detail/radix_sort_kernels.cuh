@@ -381,14 +381,11 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
     }
   }
   const auto digit_of = [&](int i) { return traits::digit(ordered[i], shift, bits); };
-  const Value* vsrc = nullptr;
-  if constexpr (has_values) {
-    vsrc = first ? a.values_in : (read_output ? a.values_out : a.values_alt);
-    // Passes of up to 8 bytes an item are latency-bound: have L2 fetch the values while the keys
-    // are ranked. (H200, 2^28 pairs: u32/u32 5% faster; u64/u32 the same; u64/u64 6% slower.)
-    if constexpr (radix_item_bytes<Key, Value> <= 8) {
-      l2_prefetch<threads>(vsrc + tile_base, std::size_t(valid) * sizeof(Value));
-    }
+  const Value* vsrc = first ? a.values_in : (read_output ? a.values_out : a.values_alt);
+  // Passes of up to 8 bytes an item are latency-bound: have L2 fetch the values while the keys are
+  // ranked. (H200, 2^28 pairs: u32/u32 5% faster; u64/u32 the same; u64/u64 6% slower.)
+  if constexpr (has_values && radix_item_bytes<Key, Value> <= 8) {
+    l2_prefetch<threads>(vsrc + tile_base, std::size_t(valid) * sizeof(Value));
   }
 
   rank_t ranker(s.u.rank);
