@@ -100,8 +100,11 @@ inline constexpr int radix_item_bytes = static_cast<int>(sizeof(Key)) + (std::is
 /// spills as u32 does and shares its shape); u64 keys (2^27) 16 items 8785 us, 20 8064 (116 B
 /// spilled), CUB 8229; pairs u32/u32 16 items 9238 us, 20 8129, 24 8965. Pairs of 8-byte keys
 /// (2^28, same run): u64/u32 12 items 23420 us, 16 19968, 20 20264 (68 B spilled), CUB 20082;
-/// u64/u64 6 items 39215 us, 12 25439, 16 22727, 20 30472 (148 B spilled), CUB 24592. Items of
-/// more than 16 bytes: not measured.
+/// u64/u64 6 items 39215 us, 12 25439, 16 22727, 20 30472 (148 B spilled), CUB 24592. With each
+/// pair item's rank and digit packed into registers between the key and the value scatters
+/// (packed_fields; same run, 2^28): u32/u32 20 items 7806 us, 24 7682, 26 7316 (CUB 7409);
+/// u64/u32 16 items 20455, 18 19077 (19216 unpacked; CUB 20073); u64/u64 16 22660, 18 22154 (CUB
+/// 24600). Items of more than 16 bytes: not measured.
 template <class Key, class Value>
 struct onesweep_shape {
   static constexpr int bytes = radix_item_bytes<Key, Value>;
@@ -109,11 +112,16 @@ struct onesweep_shape {
   // items, 72 at 19: nvcc keeps more per key for them, not understood yet; they stay at 19.)
   static constexpr bool wide_tile =
       bytes == 4 && sizeof(Key) == 4 && (std::is_unsigned_v<Key> || std::is_same_v<Key, float>);
+  // The wider pair tiles (ranks and digits packed in registers until the values move): every
+  // key type but signed integers, which spill there (int32/u32 112 bytes at 26 items, int64/int64
+  // 56 at 18) and keep 20 and 16 items.
+  static constexpr bool wide_pairs =
+      !std::is_same_v<Value, no_values> && !(std::is_integral_v<Key> && std::is_signed_v<Key>);
   static constexpr int block_threads = 384;
   static constexpr int items_per_thread = wide_tile ? 25
                                           : bytes <= 4   ? 19
-                                          : bytes == 8   ? 20  // 8-byte keys, pairs of 4-byte keys and values
-                                          : bytes <= 16  ? 16
+                                          : bytes == 8   ? (wide_pairs ? 26 : 20)
+                                          : bytes <= 16  ? (wide_pairs ? 18 : 16)
                                                          : (96 / bytes > 1 ? 96 / bytes : 1);
   static constexpr int tile_items = block_threads * items_per_thread;
   static constexpr int min_blocks_per_sm = bytes <= 4 ? 3 : 2;  // caps registers at 56 (85) per thread
@@ -316,6 +324,19 @@ struct onesweep_storage {
   unsigned tile;
 };
 
+/// N unsigned fields of Bits bits each, packed into registers (32 / Bits per word): what a pairs
+/// tile keeps per item between the key and the value scatters (ranks in 16 bits, digits in 8).
+/// Constant indices after unrolling: each access is a shift and a mask.
+template <int N, int Bits>
+struct packed_fields {
+  static constexpr int per_word = 32 / Bits;
+  static constexpr unsigned mask = (1u << Bits) - 1u;
+  unsigned words[(N + per_word - 1) / per_word] = {};
+  /// Sets field i, which must still be 0, to x (< 2^Bits).
+  GPUPRIM_DEVICE void put(int i, unsigned x) { words[i / per_word] |= x << (Bits * (i % per_word)); }
+  GPUPRIM_DEVICE unsigned get(int i) const { return (words[i / per_word] >> (Bits * (i % per_word))) & mask; }
+};
+
 /// Copies tile `tile` of keys (and values) to the output: the sort of an empty digit range,
 /// or of keys whose every digit position was skipped.
 template <class Key, class Value, class Shape>
@@ -415,6 +436,13 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
   __syncthreads();  // the key exchange reuses the counters' storage
 #pragma unroll
   for (int i = 0; i < items; ++i) s.u.keys[static_cast<int>(ranks[i])] = ordered[i];
+  // Pairs keep the ranks for the values, packed two to a register (tiles hold < 2^16 items).
+  static_assert(Shape::tile_items <= 65536, "ranks are packed in 16 bits");
+  packed_fields<has_values ? items : 1, 16> rank_of;
+  if constexpr (has_values) {
+#pragma unroll
+    for (int i = 0; i < items; ++i) rank_of.put(i, ranks[i]);
+  }
 
   // Decoupled look-back (after the shared scatter, as CUB does, so that predecessors have had
   // time to publish), one thread per digit, walking back to a tile with an inclusive offset. The
@@ -451,16 +479,18 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
   allow_next_grid();  // only the scatter is left: the next pass may be scheduled now
   __syncthreads();
 
-  // Item j of the sorted tile goes to shift[digit] + j: runs of one digit are contiguous.
+  // Item j of the sorted tile goes to shift[digit] + j: runs of one digit are contiguous. Pairs
+  // keep each sorted item's digit for the values, packed four to a register.
   bits_t* dst_bits = write_output ? reinterpret_cast<bits_t*>(a.keys_out) : a.keys_alt;
-  unsigned out_digit[items];
+  packed_fields<has_values ? items : 1, 8> out_digit;
 #pragma unroll
   for (int k = 0; k < items; ++k) {
     const int j = k * threads + threadIdx.x;
     if (j < valid) {
       const bits_t key = s.u.keys[j];
-      out_digit[k] = traits::digit(key, shift, bits);
-      const std::size_t g = static_cast<State>(s.shift[out_digit[k]] + static_cast<State>(j));
+      const unsigned d = traits::digit(key, shift, bits);
+      if constexpr (has_values) out_digit.put(k, d);
+      const std::size_t g = static_cast<State>(s.shift[d] + static_cast<State>(j));
       dst_bits[g] = last ? traits::unorder(key, Descending) : key;
     }
   }
@@ -475,13 +505,14 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
     __syncthreads();
 #pragma unroll
     for (int i = 0; i < items; ++i) {
-      if (static_cast<int>(ranks[i]) < valid) s.u.values[static_cast<int>(ranks[i])] = v[i];
+      const int r = static_cast<int>(rank_of.get(i));
+      if (r < valid) s.u.values[r] = v[i];
     }
     __syncthreads();
 #pragma unroll
     for (int k = 0; k < items; ++k) {
       const int j = k * threads + threadIdx.x;
-      if (j < valid) vdst[static_cast<State>(s.shift[out_digit[k]] + static_cast<State>(j))] = s.u.values[j];
+      if (j < valid) vdst[static_cast<State>(s.shift[out_digit.get(k)] + static_cast<State>(j))] = s.u.values[j];
     }
   }
 }
