@@ -311,10 +311,11 @@ std::vector<Value> make_values(std::size_t n, std::mt19937_64& rng) {
 // Sizes
 
 /// The sizes of the device sweeps: tiny; around the tiles of one-block sorts (256 to 16384
-/// items) and of the onesweep passes (384 x 25 = 9600 for 4-byte unsigned and float keys,
-/// 384 x 19 = 7296, 384 x 20 = 7680, 384 x 16 = 6144 items, two and three of them; 384 x 12 =
-/// 4608, an earlier tile; 384 x 23 = 8832 as CUB's); primes; and (unless GPUPRIM_TEST_SMALL=1)
-/// above 2^20.
+/// items) and multiples of onesweep-sized tiles (384 x 25 = 9600, 384 x 19 = 7296, 384 x 20 =
+/// 7680, 384 x 16 = 6144 items, two and three of them; 384 x 12 = 4608, an earlier tile; 384 x 23
+/// = 8832 as CUB's), which up to 131072 items the fused kernel sorts in its own 2048- or
+/// 1024-item tiles; partial last onesweep tiles (384 x 26 and 384 x 18 for pairs among them) come
+/// from the sizes above 131072: primes and (unless GPUPRIM_TEST_SMALL=1) sizes above 2^20.
 inline std::vector<std::size_t> device_sizes() {
   std::vector<std::size_t> sizes = {0,      1,      2,      17,     255,    256,    257,    1023,   1024,   1025,
                                     2047,   2048,   2049,   4095,   4096,   4097,   4607,   4608,   4609,   6143,

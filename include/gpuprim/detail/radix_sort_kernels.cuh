@@ -108,15 +108,14 @@ inline constexpr int radix_item_bytes = static_cast<int>(sizeof(Key)) + (std::is
 template <class Key, class Value>
 struct onesweep_shape {
   static constexpr int bytes = radix_item_bytes<Key, Value>;
-  // The 25-item tile: 4-byte unsigned or float keys, keys only. (int32 keys spill 316 bytes at 25
-  // items, 72 at 19: nvcc keeps more per key for them, not understood yet; they stay at 19.)
-  static constexpr bool wide_tile =
-      bytes == 4 && sizeof(Key) == 4 && (std::is_unsigned_v<Key> || std::is_same_v<Key, float>);
-  // The wider pair tiles (ranks and digits packed in registers until the values move): every
-  // key type but signed integers, which spill there (int32/u32 112 bytes at 26 items, int64/int64
-  // 56 at 18) and keep 20 and 16 items.
-  static constexpr bool wide_pairs =
-      !std::is_same_v<Value, no_values> && !(std::is_integral_v<Key> && std::is_signed_v<Key>);
+  // Signed integer keys spill at the wider tiles below (nvcc keeps more per key for them, not
+  // understood yet: int32 keys 316 bytes at 25 items, 72 at 19; int32/u32 pairs 112 at 26;
+  // int64/int64 pairs 56 at 18), so they keep the narrower ones.
+  static constexpr bool signed_key = radix_key<Key>::is_signed_integer;
+  // The 25-item tile: 4-byte keys, keys only.
+  static constexpr bool wide_tile = bytes == 4 && sizeof(Key) == 4 && !signed_key;
+  // The wider pair tiles (ranks and digits packed in registers until the values move).
+  static constexpr bool wide_pairs = !std::is_same_v<Value, no_values> && !signed_key;
   static constexpr int block_threads = 384;
   static constexpr int items_per_thread = wide_tile ? 25
                                           : bytes <= 4   ? 19
