@@ -161,6 +161,19 @@ template <class Key, class Value>
 using single_block_medium = single_block_shape<Key, Value, 256, 8>;
 template <class Key, class Value>
 using single_block_large = single_block_shape<Key, Value, 512, 8>;
+/// 4097..8192 items of up to 8 bytes (key plus value) are sorted in one block too, 4097..5120 in
+/// 512 x 10 and the rest in 1024 x 8; the fused kernel took 29-30 us for any of these sizes of
+/// u32 keys. H200, same run as CUB: u32 keys 4097..5120 17.8-18.2 us (CUB 16.0-16.5 up to 4864
+/// keys, its one-block sort, then 52); 640 x 8 instead 18.6-19.2 us; 5121..8192 in 1024 x 8
+/// 25.0-25.5 us (CUB 51-53); u64 keys 31-32 us (4097..5120) and 47-48 (CUB 85); pairs u32/u32
+/// 20.0-20.4 and 28 us (CUB 19.1-19.3 up to 4864, then 59). Pairs u64/u32 in 1024 x 8 took as
+/// long as the fused kernel (60.6 us vs 59.6 at 8192), so wider items keep the fused kernel.
+template <class Key, class Value>
+using single_block_wide = single_block_shape<Key, Value, 512, 10>;
+template <class Key, class Value>
+using single_block_widest = single_block_shape<Key, Value, 1024, 8>;
+template <class Key, class Value>
+inline constexpr bool single_block_wide_fits = radix_item_bytes<Key, Value> <= 8;
 
 // ---- Look-back states: a status in the top two bits, the count or offset below ----------------
 
@@ -826,6 +839,17 @@ cudaError_t launch_single_block(const radix_sort_args<Key, Value>& a, cudaStream
   return launch_with_smem(kernel, 1, Shape::block_threads, smem, stream, launch_mode::plain, a);
 }
 
+/// Launches the first of the one-block Shapes that holds all of a.n (the last one must).
+template <class Key, class Value, bool Descending, class Shape, class... Larger>
+cudaError_t launch_smallest_single_block(const radix_sort_args<Key, Value>& a, cudaStream_t stream) {
+  if constexpr (sizeof...(Larger) > 0) {
+    if (a.n > std::size_t(Shape::tile_items)) {
+      return launch_smallest_single_block<Key, Value, Descending, Larger...>(a, stream);
+    }
+  }
+  return launch_single_block<Key, Value, Descending, Shape>(a, stream);
+}
+
 /// Resident grid for `work` items: at most `resident` blocks on each SM of `device`.
 inline unsigned resident_grid(std::size_t work, const device_facts& device, int resident) {
   const std::size_t max_grid = std::size_t(device.sm_count) * static_cast<std::size_t>(resident > 0 ? resident : 1);
@@ -937,13 +961,13 @@ cudaError_t radix_sort(void* temp, std::size_t& temp_bytes, bool size_query, con
   static_assert(std::is_trivially_copyable_v<Value>, "radix sort values must be trivially copyable");
   if (!radix_bits_valid<Key>(begin_bit, end_bit)) return cudaErrorInvalidValue;
   if (!size_query && !radix_pointers_valid(keys_in, keys_out, values_in, values_out, n)) return cudaErrorInvalidValue;
-  using small = single_block_small<Key, Value>;
-  using medium = single_block_medium<Key, Value>;
   using large = single_block_large<Key, Value>;
   using big_state = unsigned long long;
   using fast_state = unsigned;
   const int passes = (end_bit - begin_bit + radix_bits - 1) / radix_bits;
-  const bool one_block = n <= std::size_t(large::tile_items);
+  constexpr std::size_t one_block_max =
+      single_block_wide_fits<Key, Value> ? single_block_widest<Key, Value>::tile_items : large::tile_items;
+  const bool one_block = n <= one_block_max;
   const bool copy_only = passes == 0;
   const bool fast = n <= radix_state<fast_state>::max_items;
   using fused = fused_shape<Key, Value>;
@@ -972,8 +996,10 @@ cudaError_t radix_sort(void* temp, std::size_t& temp_bytes, bool size_query, con
     }
     return e;
   }
-  if (n <= std::size_t(small::tile_items)) return launch_single_block<Key, Value, Descending, small>(a, stream);
-  if (n <= std::size_t(medium::tile_items)) return launch_single_block<Key, Value, Descending, medium>(a, stream);
+  if (n <= std::size_t(large::tile_items)) {
+    return launch_smallest_single_block<Key, Value, Descending, single_block_small<Key, Value>,
+                                        single_block_medium<Key, Value>, large>(a, stream);
+  }
   if constexpr (radix_cluster_sort_enabled) {
     using clustered = cluster_shape<Key, Value>;
     const bool use_cluster = radix_item_bytes<Key, Value> <= 16 && n > std::size_t(radix_cluster_min_items) &&
@@ -984,7 +1010,12 @@ cudaError_t radix_sort(void* temp, std::size_t& temp_bytes, bool size_query, con
       if (launched || e != cudaSuccess) return e;
     }
   }
-  if (one_block) return launch_single_block<Key, Value, Descending, large>(a, stream);
+  if constexpr (single_block_wide_fits<Key, Value>) {
+    if (one_block) {
+      return launch_smallest_single_block<Key, Value, Descending, single_block_wide<Key, Value>,
+                                          single_block_widest<Key, Value>>(a, stream);
+    }
+  }
   if (use_fused) return launch_fused<Key, Value, Descending>(temp, temp_bytes, a, passes, stream);
   return fast ? launch_onesweep<Key, Value, Descending, fast_state>(temp, temp_bytes, a, passes, stream)
               : launch_onesweep<Key, Value, Descending, big_state>(temp, temp_bytes, a, passes, stream);
