@@ -1,6 +1,6 @@
 // Device-wide radix sorts: gpuprim::radix_sort_keys / radix_sort_pairs beside
 // cub::DeviceRadixSort::SortKeys / SortPairs, both over all bits [0, 8 * sizeof(Key)), at 2^10..2^28
-// (2^30 for u32 keys where memory allows). Keys: u32 in four distributions, f32 and u64 uniform;
+// (2^30 for u32 keys where memory allows), and uniform keys also at 2048, 4864 and 8192. Keys: u32 in four distributions, f32 and u64 uniform;
 // pairs: u32 and u64 keys with u32 values (the input positions), uniform.
 //
 // Distributions: "uniform" (random bits; f32: random finite bit patterns), "and2" / "and3" (the
@@ -19,7 +19,9 @@
 //        [--benchmark_repetitions=5 --benchmark_report_aggregates_only=true]
 #include "bench_common.cuh"
 
+#include <algorithm>
 #include <climits>
+#include <vector>
 
 #include <gpuprim/radix_sort.cuh>
 
@@ -409,8 +411,15 @@ void add_sorts(key_dist dist, int max_log2) {
       std::string(type_name<Key>::value) + (Pairs ? std::string("_") + type_name<value_t>::value : "");
   const std::string stem =
       std::string(Pairs ? "radix_sort_pairs/" : "radix_sort_keys/") + type + "/" + dist_name(dist) + "/";
-  for (int e = 10; e <= max_log2; e += 2) {
-    const std::size_t n = std::size_t{1} << e;
+  std::vector<std::size_t> sizes;
+  for (int e = 10; e <= max_log2; e += 2) sizes.push_back(std::size_t{1} << e);
+  if (dist == key_dist::uniform) {
+    // Between the one-block shapes: 2^11 and 2^13, and 4864 keys, the most CUB's one-block sort
+    // of 4-byte keys takes (256 x 19) and the most that is not above 2^12 for it.
+    sizes.insert(sizes.end(), {std::size_t{2048}, std::size_t{4864}, std::size_t{8192}});
+    std::sort(sizes.begin(), sizes.end());
+  }
+  for (const std::size_t n : sizes) {
     add(stem + "gpuprim/" + std::to_string(n),
         [n, dist](benchmark::State& st) { bm_sort<Key, Pairs, impl::gpuprim>(st, n, dist); });
     add(stem + "cub/" + std::to_string(n),
