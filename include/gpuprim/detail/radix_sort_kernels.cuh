@@ -12,8 +12,8 @@
 //    (Merrill & Garland 2016), and scatters keys (then values) through shared memory so that the
 //    global writes of one digit are contiguous.
 // 3. Small and mid sizes, where every pass is one latency-bound wave and launches dominate:
-//    - up to 4096 keys (key plus value up to 16 bytes): one block sorts everything in shared
-//      memory, one launch;
+//    - up to 4096 keys (key plus value up to 16 bytes), or 8192 (up to 8 bytes): one block sorts
+//      everything in shared memory, one launch;
 //    - up to 8 tiles of 2048 (sm_90, opt-in: GPUPRIM_ENABLE_CLUSTER_SORT): one thread block
 //      cluster sorts in distributed shared memory, keys moving straight between the blocks'
 //      shared memories, one launch;
