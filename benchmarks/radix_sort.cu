@@ -1,7 +1,8 @@
 // Device-wide radix sorts: gpuprim::radix_sort_keys / radix_sort_pairs beside
 // cub::DeviceRadixSort::SortKeys / SortPairs, both over all bits [0, 8 * sizeof(Key)), at 2^10..2^28
-// (2^30 for u32 keys where memory allows), and uniform keys also at 2048, 4864 and 8192. Keys: u32 in four distributions, f32 and u64 uniform;
-// pairs: u32 and u64 keys with u32 values (the input positions), uniform.
+// (2^30 for u32 keys where memory allows) in steps of 4x, and uniform keys also at 2048, 4864 and
+// 8192. Keys: u32 in four distributions, f32 and u64 uniform; pairs: u32 and u64 keys with u32
+// values (the input positions), uniform.
 //
 // Distributions: "uniform" (random bits; f32: random finite bit patterns), "and2" / "and3" (the
 // bitwise AND of 2 / 3 random words: each bit is 1 with probability 1/4 / 1/8, fewer distinct
@@ -414,8 +415,8 @@ void add_sorts(key_dist dist, int max_log2) {
   std::vector<std::size_t> sizes;
   for (int e = 10; e <= max_log2; e += 2) sizes.push_back(std::size_t{1} << e);
   if (dist == key_dist::uniform) {
-    // Between the one-block shapes: 2^11 and 2^13, and 4864 keys, the most CUB's one-block sort
-    // of 4-byte keys takes (256 x 19) and the most that is not above 2^12 for it.
+    // Sizes between the one-block shapes: 2^11, 2^13, and 4864, the most keys CUB's one-block
+    // sort takes for 4-byte keys (256 x 19).
     sizes.insert(sizes.end(), {std::size_t{2048}, std::size_t{4864}, std::size_t{8192}});
     std::sort(sizes.begin(), sizes.end());
   }
