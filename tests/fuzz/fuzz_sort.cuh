@@ -275,6 +275,8 @@ result sort_case(context& ctx, rng& r) {
       std::size_t(gpuprim::detail::single_block_small<Key, lib_value>::tile_items),
       std::size_t(gpuprim::detail::single_block_medium<Key, lib_value>::tile_items),
       std::size_t(gpuprim::detail::single_block_large<Key, lib_value>::tile_items),
+      std::size_t(gpuprim::detail::single_block_wide<Key, lib_value>::tile_items),
+      std::size_t(gpuprim::detail::single_block_widest<Key, lib_value>::tile_items),
       std::size_t(gpuprim::detail::onesweep_shape<Key, lib_value>::tile_items),
       std::size_t(gpuprim::detail::radix_histogram_threads) * gpuprim::detail::radix_histogram_items,
       std::size_t(gpuprim::detail::radix_cluster_min_items),
