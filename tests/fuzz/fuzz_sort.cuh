@@ -270,17 +270,13 @@ result sort_case(context& ctx, rng& r) {
   using lib_value = std::conditional_t<pairs, Value, gpuprim::detail::no_values>;
   result res;
 
-  // Sizes: the one-block limits, the onesweep tile and the histogram chunk of gpuprim.
+  // Sizes: the rank sort's limit and its warp slice (32 x 16 bytes of sort values), the
+  // onesweep tile, the histogram chunk and the fused kernel's tile and limit of gpuprim.
   const std::vector<std::size_t> edges = {
-      std::size_t(gpuprim::detail::single_block_small<Key, lib_value>::tile_items),
-      std::size_t(gpuprim::detail::single_block_medium<Key, lib_value>::tile_items),
-      std::size_t(gpuprim::detail::single_block_large<Key, lib_value>::tile_items),
-      std::size_t(gpuprim::detail::single_block_wide<Key, lib_value>::tile_items),
-      std::size_t(gpuprim::detail::single_block_widest<Key, lib_value>::tile_items),
+      std::size_t(32 * 16 / sizeof(gpuprim::detail::rank_sort_word<Key>)),
+      gpuprim::detail::rank_sort_max_items<Key>,
       std::size_t(gpuprim::detail::onesweep_shape<Key, lib_value>::tile_items),
       std::size_t(gpuprim::detail::radix_histogram_threads) * gpuprim::detail::radix_histogram_items,
-      std::size_t(gpuprim::detail::radix_cluster_min_items),
-      std::size_t(gpuprim::detail::radix_cluster_max_blocks) * gpuprim::detail::cluster_shape<Key, lib_value>::tile_items,
       std::size_t(gpuprim::detail::fused_shape<Key, lib_value>::tile_items),
       gpuprim::detail::radix_fused_max_tiles * gpuprim::detail::fused_shape<Key, lib_value>::tile_items};
   const std::size_t n = draw_size(r, ctx.max_n, edges);

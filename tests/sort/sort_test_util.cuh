@@ -310,23 +310,23 @@ std::vector<Value> make_values(std::size_t n, std::mt19937_64& rng) {
 // ---------------------------------------------------------------------------------------------
 // Sizes
 
-/// The sizes of the device sweeps: tiny; around the tiles of one-block sorts (1024, 2048, 4096,
-/// and for items of up to 8 bytes 5120 and 8192) and of the cluster sort (up to 16384 items);
-/// multiples of onesweep-sized tiles (384 x 25 = 9600, 384 x 19 = 7296, 384 x 20 = 7680, 384 x 16
-/// = 6144 items, two and three of them; 384 x 12 = 4608, an earlier tile; 384 x 23 = 8832 as
-/// CUB's), which up to 131072 items the one-block sorts or the fused kernel (in its own 2048- or
-/// 1024-item tiles) sort; partial last onesweep tiles (384 x 26 and 384 x 18 for pairs among
-/// them) come from the sizes above 131072: primes and (unless GPUPRIM_TEST_SMALL=1) sizes above
-/// 2^20.
+/// The sizes of the device sweeps: tiny; around the rank sort's warp slices (64 and 128 sort
+/// values) and its limit (16384 keys), and sizes that ranked in one block in earlier versions
+/// (1024, 2048, 4096, 5120, 8192); multiples of onesweep-sized tiles (384 x 25 = 9600, 384 x 19 =
+/// 7296, 384 x 20 = 7680, 384 x 16 = 6144 items, two and three of them; 384 x 12 = 4608, an
+/// earlier tile; 384 x 23 = 8832 as CUB's), which up to 131072 items the rank sort or the fused
+/// kernel (in its own 2048- or 1024-item tiles) sort; partial last onesweep tiles (384 x 26 and
+/// 384 x 18 for pairs among them) come from the sizes above 131072: primes and (unless
+/// GPUPRIM_TEST_SMALL=1) sizes above 2^20.
 inline std::vector<std::size_t> device_sizes() {
-  std::vector<std::size_t> sizes = {0,      1,      2,      17,     255,    256,    257,    1023,   1024,   1025,
-                                    2047,   2048,   2049,   4095,   4096,   4097,   4607,   4608,   4609,   5119,
-                                    5120,   5121,   6143,   6144,   6145,   7295,   7296,   7297,   7679,   7680,
-                                    7681,   8191,   8192,   8193,   8831,   8832,   8833,   9599,   9600,   9601,
-                                    12287,  12288,  12289,  14591,  14592,  14593,  15359,  15360,  15361,  16383,
-                                    16384,  16385,  17663,  17664,  17665,  18431,  18432,  18433,  19199,  19200,
-                                    19201,  21889,  26497,  28801,  65535,  65536,  65537,  131071, 131072, 131073,
-                                    999983};
+  std::vector<std::size_t> sizes = {0,      1,      2,      17,     63,     64,     65,     127,    128,    129,
+                                    255,    256,    257,    1023,   1024,   1025,   2047,   2048,   2049,   4095,
+                                    4096,   4097,   4607,   4608,   4609,   5119,   5120,   5121,   6143,   6144,
+                                    6145,   7295,   7296,   7297,   7679,   7680,   7681,   8191,   8192,   8193,
+                                    8831,   8832,   8833,   9599,   9600,   9601,   12287,  12288,  12289,  14591,
+                                    14592,  14593,  15359,  15360,  15361,  16383,  16384,  16385,  17663,  17664,
+                                    17665,  18431,  18432,  18433,  19199,  19200,  19201,  21889,  26497,  28801,
+                                    65535,  65536,  65537,  131071, 131072, 131073, 999983};
   if (!gpuprim_test::small_mode()) {
     sizes.push_back((std::size_t(1) << 20) + 7);
     sizes.push_back(3000017);

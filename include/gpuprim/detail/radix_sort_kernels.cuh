@@ -12,11 +12,9 @@
 //    (Merrill & Garland 2016), and scatters keys (then values) through shared memory so that the
 //    global writes of one digit are contiguous.
 // 3. Small and mid sizes, where every pass is one latency-bound wave and launches dominate:
-//    - up to 4096 keys (key plus value up to 16 bytes), or 8192 (up to 8 bytes): one block sorts
-//      everything in shared memory, one launch;
-//    - up to 8 tiles of 2048 (sm_90, opt-in: GPUPRIM_ENABLE_CLUSTER_SORT): one thread block
-//      cluster sorts in distributed shared memory, keys moving straight between the blocks'
-//      shared memories, one launch;
+//    - up to rank_sort_max_items keys: not a radix sort but its result, by counting comparisons
+//      (radix_rank_sort.cuh): every block holds all sort values in shared memory, each warp finds
+//      the ranks of a few keys and writes them to their places, one launch, no workspace;
 //    - up to radix_fused_max_tiles tiles: one launch of the fused kernel, in which resident
 //      blocks take the histogram tiles and then every pass's tiles from one work counter, a pass
 //      waiting for the previous one through a counter instead of a kernel boundary.
@@ -32,7 +30,6 @@
 #include <type_traits>
 
 #include <cuda_runtime.h>
-#include <cooperative_groups.h>
 
 #include "../block/block_radix_rank.cuh"
 #include "../block/block_radix_sort.cuh"
@@ -41,6 +38,7 @@
 #include "l2_access.cuh"
 #include "launch.cuh"
 #include "lookback.cuh"
+#include "radix_rank_sort.cuh"
 #include "radix_traits.cuh"
 #include "uninitialized.cuh"
 #include "workspace.cuh"
@@ -142,41 +140,6 @@ inline constexpr std::size_t radix_fused_max_tiles = 64;
 
 inline constexpr int radix_histogram_threads = 256;
 inline constexpr int radix_histogram_items = 8;
-
-/// One-block sorts: the smallest shape that holds n is used. (1024 x 16 sorted 2^14 keys in
-/// 53 us on the H200, slower than the onesweep kernels: one block's passes are latency-bound.)
-/// Items of up to 16 bytes (key plus value) keep the full item count: at 4096 pairs of u32 the
-/// onesweep path took 48 us on the H200 (CUB 17.5), and an u64 key sort of 1024 keys 21.6 us in
-/// the larger block (CUB 17.9).
-template <class Key, class Value, int Threads, int BaseItems>
-struct single_block_shape {
-  static constexpr int bytes = radix_item_bytes<Key, Value> < 4 ? 4 : radix_item_bytes<Key, Value>;
-  static constexpr int block_threads = Threads;
-  static constexpr int items_per_thread = bytes <= 16 ? BaseItems : (BaseItems * 16 / bytes > 0 ? BaseItems * 16 / bytes : 1);
-  static constexpr int tile_items = block_threads * items_per_thread;
-};
-template <class Key, class Value>
-using single_block_small = single_block_shape<Key, Value, 256, 4>;
-/// 1025..2048 items: 512 x 4 (H200, in-process A/B against 256 x 8, same run as CUB: pairs
-/// u32/u32 6-7% faster, u64/u32 3-4% (0.98x -> 1.02x of CUB), u32 keys 1-2.5%, f32 the same;
-/// 1024 x 2 was 20-30% slower, and 512 x 2 for up to 1024 items no better than 256 x 4).
-template <class Key, class Value>
-using single_block_medium = single_block_shape<Key, Value, 512, 4>;
-template <class Key, class Value>
-using single_block_large = single_block_shape<Key, Value, 512, 8>;
-/// 4097..8192 items of up to 8 bytes (key plus value) are sorted in one block too, 4097..5120 in
-/// 512 x 10 and the rest in 1024 x 8; the fused kernel took 29-30 us for any of these sizes of
-/// u32 keys. H200, same run as CUB: u32 keys 4097..5120 17.8-18.2 us (CUB 16.0-16.5 up to 4864
-/// keys, its one-block sort, then 52); 640 x 8 instead 18.6-19.2 us; 5121..8192 in 1024 x 8
-/// 25.0-25.5 us (CUB 51-53); u64 keys 31-32 us (4097..5120) and 47-48 (CUB 85); pairs u32/u32
-/// 20.0-20.4 and 28 us (CUB 19.1-19.3 up to 4864, then 59). Pairs u64/u32 in 1024 x 8 took as
-/// long as the fused kernel (60.6 us vs 59.6 at 8192), so wider items keep the fused kernel.
-template <class Key, class Value>
-using single_block_wide = single_block_shape<Key, Value, 512, 10>;
-template <class Key, class Value>
-using single_block_widest = single_block_shape<Key, Value, 1024, 8>;
-template <class Key, class Value>
-inline constexpr bool single_block_wide_fits = radix_item_bytes<Key, Value> <= 8;
 
 // ---- Look-back states: a status in the top two bits, the count or offset below ----------------
 
@@ -619,182 +582,6 @@ __global__ void __launch_bounds__(Shape::block_threads, Shape::min_blocks_per_sm
   }
 }
 
-/// Sorts all n (<= Shape::tile_items) keys in one block.
-template <class Key, class Value, bool Descending, class Shape>
-__global__ void __launch_bounds__(Shape::block_threads) radix_single_block_kernel(const radix_sort_args<Key, Value> a) {
-  using traits = radix_key<Key>;
-  using bits_t = typename traits::bits_t;
-  constexpr bool has_values = !std::is_same_v<Value, no_values>;
-  constexpr int items = Shape::items_per_thread;
-  using sort_t = block_radix_sort<Key, Shape::block_threads, items, std::conditional_t<has_values, Value, void>>;
-  extern __shared__ __align__(16) unsigned char smem[];
-  auto& storage = *reinterpret_cast<typename sort_t::temp_storage*>(smem);
-  const int n = static_cast<int>(a.n);
-
-  bits_t ordered[items];
-  std::conditional_t<has_values, Value, bits_t> values[items];
-#pragma unroll
-  for (int i = 0; i < items; ++i) {
-    const int pos = warp_striped_position<items>(i);
-    ordered[i] = pos < n ? traits::order(reinterpret_cast<const bits_t*>(a.keys_in)[pos], Descending) : traits::all_ones;
-    if constexpr (has_values) {
-      if (pos < n) values[i] = a.values_in[pos];
-    }
-  }
-  sort_t(storage).template sort_ordered_warp_striped<false>(ordered, values, a.begin_bit, a.end_bit);
-#pragma unroll
-  for (int i = 0; i < items; ++i) {
-    const int pos = warp_striped_position<items>(i);
-    if (pos < n) {
-      reinterpret_cast<bits_t*>(a.keys_out)[pos] = traits::unorder(ordered[i], Descending);
-      if constexpr (has_values) a.values_out[pos] = values[i];
-    }
-  }
-}
-
-/// Shape of the cluster sort: one tile per block, up to radix_cluster_max_blocks blocks.
-template <class Key, class Value>
-struct cluster_shape {
-  static constexpr int block_threads = 512;
-  static constexpr int items_per_thread = 4;
-  static constexpr int tile_items = block_threads * items_per_thread;
-};
-/// Blocks of a cluster sort (the portable cluster size limit).
-inline constexpr int radix_cluster_max_blocks = 8;
-/// The cluster sort is opt-in (define GPUPRIM_ENABLE_CLUSTER_SORT): it sorts bitwise equal to
-/// CUB in every test and fuzz run and is clean under memcheck, synccheck and initcheck, but
-/// racecheck reports read/write hazards in it (keys-only instantiations, a few dozen per run)
-/// that are not yet explained; until they are, the default path for these sizes is the fused
-/// kernel. See notes/PERF.md (session 5).
-#if defined(GPUPRIM_ENABLE_CLUSTER_SORT)
-inline constexpr bool radix_cluster_sort_enabled = true;
-#else
-inline constexpr bool radix_cluster_sort_enabled = false;
-#endif
-/// Inputs above this many items (and up to a full cluster) take the cluster sort.
-inline constexpr std::size_t radix_cluster_min_items = 4096;
-
-/// Shared memory of one block of the cluster sort: its tile of keys (and values), written by
-/// every block of the cluster in each pass, and its digit counts, read by the later blocks.
-template <class Key, class Value, class Shape>
-struct cluster_sort_storage {
-  using bits_t = typename radix_key<Key>::bits_t;
-  using rank_t = block_radix_rank<Shape::block_threads, Shape::items_per_thread, radix_bits>;
-  static constexpr bool has_values = !std::is_same_v<Value, no_values>;
-  uninitialized_array<bits_t, Shape::tile_items> keys;
-  uninitialized_array<std::conditional_t<has_values, Value, unsigned char>, has_values ? Shape::tile_items : 1> values;
-  typename rank_t::temp_storage rank;
-  typename block_scan<unsigned, Shape::block_threads>::temp_storage scan;
-  unsigned counts[radix_cluster_max_blocks][radix_bins];  // digit counts of the current pass, of each block
-  unsigned base[radix_bins];  // sorted position of this block's first item of each digit - its tile rank
-};
-
-/// Sorts n <= gridDim.x * Shape::tile_items items with one thread block cluster (sm_90): block r
-/// holds sorted positions [r * tile, (r + 1) * tile) in its shared memory. Each pass every block
-/// ranks its tile, publishes its digit counts, reads those of the other blocks through distributed
-/// shared memory, and writes each key (and value) straight into the shared memory of the block
-/// that holds its new position. Global memory is read once and written once; one launch.
-template <class Key, class Value, bool Descending, class Shape>
-__global__ void __launch_bounds__(Shape::block_threads) radix_cluster_kernel(const radix_sort_args<Key, Value> a) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  namespace cg = cooperative_groups;
-  using traits = radix_key<Key>;
-  using bits_t = typename traits::bits_t;
-  using storage_t = cluster_sort_storage<Key, Value, Shape>;
-  using rank_t = typename storage_t::rank_t;
-  constexpr bool has_values = storage_t::has_values;
-  constexpr int items = Shape::items_per_thread;
-  constexpr int tile = Shape::tile_items;
-  static_assert(Shape::block_threads >= radix_bins, "one thread per digit");
-  extern __shared__ __align__(16) unsigned char smem[];
-  storage_t& s = *reinterpret_cast<storage_t*>(smem);
-  cg::cluster_group cluster = cg::this_cluster();
-  const unsigned me = cluster.block_rank();
-  const unsigned blocks = cluster.num_blocks();
-  const std::size_t first = std::size_t(me) * tile;
-
-  // Items past n get the largest key: they rank after every real key in every pass (they start
-  // last, and a stable pass keeps them last), so they end in positions >= n and are not stored.
-  bits_t ordered[items];
-  std::conditional_t<has_values, Value, unsigned char> values[items];
-#pragma unroll
-  for (int i = 0; i < items; ++i) {
-    const std::size_t g = first + warp_striped_position<items>(i);
-    ordered[i] = g < a.n ? traits::order(reinterpret_cast<const bits_t*>(a.keys_in)[g], Descending) : traits::all_ones;
-    if constexpr (has_values) {
-      if (g < a.n) values[i] = a.values_in[g];
-    }
-  }
-
-  // Distributed shared memory may be written only once every block of the cluster runs (found
-  // by racecheck: the first pass pushes its counts into the other blocks).
-  if (a.begin_bit < a.end_bit) cluster.sync();
-  // Each cluster barrier below is also followed by a block barrier (tried against racecheck's
-  // hazard reports: they stayed).
-  for (int shift = a.begin_bit; shift < a.end_bit; shift += radix_bits) {
-    const int bits = a.end_bit - shift < radix_bits ? a.end_bit - shift : radix_bits;
-    const auto digit_of = [&](int i) { return traits::digit(ordered[i], shift, bits); };
-    rank_t ranker(s.rank);
-    ranker.count(digit_of);
-    // Push this block's counts to every block (remote stores do not wait, remote loads would).
-    if (threadIdx.x < radix_bins) {
-      const unsigned c = ranker.bin_count(threadIdx.x);
-#pragma unroll
-      for (int r = 0; r < radix_cluster_max_blocks; ++r) {
-        if (r < static_cast<int>(blocks)) *cluster.map_shared_rank(&s.counts[me][threadIdx.x], r) = c;
-      }
-    }
-    cluster.sync();  // every block's counts are here (and every block has read its tile)
-    __syncthreads();
-
-    unsigned total = 0, before = 0;  // of digit threadIdx.x: in the cluster, in the blocks before this one
-    if (threadIdx.x < radix_bins) {
-#pragma unroll
-      for (int r = 0; r < radix_cluster_max_blocks; ++r) {
-        const unsigned c = r < static_cast<int>(blocks) ? s.counts[r][threadIdx.x] : 0u;
-        total += c;
-        before += r < static_cast<int>(me) ? c : 0u;
-      }
-    }
-    unsigned digit_start;
-    block_scan<unsigned, Shape::block_threads>(s.scan).exclusive_sum(total, digit_start);
-    ranker.scan_counters();
-    if (threadIdx.x < radix_bins) s.base[threadIdx.x] = digit_start + before - ranker.bin_start(threadIdx.x);
-    __syncthreads();  // base is complete; `finish` consumes the counters read above
-    unsigned ranks[items];
-    ranker.finish(digit_of, ranks);
-
-#pragma unroll
-    for (int i = 0; i < items; ++i) {
-      const unsigned g = s.base[digit_of(i)] + ranks[i];
-      const unsigned owner = g / tile;
-      const int slot = static_cast<int>(g % tile);
-      cluster.map_shared_rank(&s.keys[0], owner)[slot] = ordered[i];
-      if constexpr (has_values) cluster.map_shared_rank(&s.values[0], owner)[slot] = values[i];
-    }
-    cluster.sync();  // every item is in place; every block is done with the counts
-    __syncthreads();
-#pragma unroll
-    for (int i = 0; i < items; ++i) {
-      const int pos = warp_striped_position<items>(i);
-      ordered[i] = s.keys[pos];
-      if constexpr (has_values) values[i] = s.values[pos];
-    }
-  }
-
-#pragma unroll
-  for (int i = 0; i < items; ++i) {
-    const std::size_t g = first + warp_striped_position<items>(i);
-    if (g < a.n) {
-      reinterpret_cast<bits_t*>(a.keys_out)[g] = traits::unorder(ordered[i], Descending);
-      if constexpr (has_values) a.values_out[g] = values[i];
-    }
-  }
-#else
-  (void)a;  // never launched: the host checks the kernel's PTX version first
-#endif
-}
-
 // ---- Host side --------------------------------------------------------------------------------
 
 template <class Key>
@@ -828,29 +615,45 @@ workspace_layout<5> onesweep_workspace(std::size_t n) {
   return layout;
 }
 
-template <class Key, class Value, bool Descending, class Shape>
-cudaError_t launch_single_block(const radix_sort_args<Key, Value>& a, cudaStream_t stream) {
-  constexpr auto kernel = radix_single_block_kernel<Key, Value, Descending, Shape>;
-  using sort_t = block_radix_sort<Key, Shape::block_threads, Shape::items_per_thread,
-                                  std::conditional_t<std::is_same_v<Value, no_values>, void, Value>>;
-  constexpr std::size_t smem = sizeof(typename sort_t::temp_storage);
+/// Inputs of up to this many keys are sorted by counting comparisons (radix_rank_sort.cuh), in
+/// one launch and without workspace. n^2 comparisons: H200, same run, u32 keys 16384 in 28.4 us
+/// against 34.7 for the fused kernel (20480: fused 35, rank ~40 by the n^2 law).
+template <class Key>
+inline constexpr std::size_t rank_sort_max_items = 16384;
+
+/// Block size of a rank sort of n keys on sm_count SMs: of 1024, 512 and 256 threads, the one
+/// whose grid puts the fewest owned keys on the busiest SM (ties to the larger block: every block
+/// loads all n keys), so that 12288 keys spread over 384 blocks of 256 rather than 96 of 1024.
+inline unsigned rank_sort_block_threads(std::size_t n, int sm_count) {
+  const std::size_t sms = sm_count > 0 ? static_cast<std::size_t>(sm_count) : 1;
+  unsigned best = 1024;
+  std::size_t best_load = ~std::size_t(0);
+  for (unsigned threads : {1024u, 512u, 256u}) {
+    const std::size_t keys_per_block = std::size_t(threads / 32) * rank_sort_keys_per_warp;
+    const std::size_t blocks = (n + keys_per_block - 1) / keys_per_block;
+    const std::size_t load = (blocks + sms - 1) / sms * keys_per_block;
+    if (load < best_load) {
+      best = threads;
+      best_load = load;
+    }
+  }
+  return best;
+}
+
+/// The rank sort: one launch, no workspace.
+template <class Key, class Value, bool Descending>
+cudaError_t launch_rank_sort(const radix_sort_args<Key, Value>& a, cudaStream_t stream) {
+  constexpr auto kernel =
+      radix_rank_sort_kernel<Key, !std::is_same_v<Value, no_values>, Descending, radix_sort_args<Key, Value>>;
   device_facts device;
   cudaError_t e = current_device_facts(device);
   if (e != cudaSuccess) return e;
-  e = allow_dynamic_smem<kernel>(smem, device.ordinal);
+  e = allow_dynamic_smem<kernel>(rank_sort_smem_bytes<Key>(rank_sort_max_items<Key>), device.ordinal);
   if (e != cudaSuccess) return e;
-  return launch_with_smem(kernel, 1, Shape::block_threads, smem, stream, launch_mode::plain, a);
-}
-
-/// Launches the first of the one-block Shapes that holds all of a.n (the last one must).
-template <class Key, class Value, bool Descending, class Shape, class... Larger>
-cudaError_t launch_smallest_single_block(const radix_sort_args<Key, Value>& a, cudaStream_t stream) {
-  if constexpr (sizeof...(Larger) > 0) {
-    if (a.n > std::size_t(Shape::tile_items)) {
-      return launch_smallest_single_block<Key, Value, Descending, Larger...>(a, stream);
-    }
-  }
-  return launch_single_block<Key, Value, Descending, Shape>(a, stream);
+  const unsigned threads = rank_sort_block_threads(a.n, device.sm_count);
+  const std::size_t keys_per_block = std::size_t(threads / 32) * rank_sort_keys_per_warp;
+  const auto grid = static_cast<unsigned>((a.n + keys_per_block - 1) / keys_per_block);
+  return launch_with_smem(kernel, grid, threads, rank_sort_smem_bytes<Key>(a.n), stream, launch_mode::plain, a);
 }
 
 /// Resident grid for `work` items: at most `resident` blocks on each SM of `device`.
@@ -912,22 +715,6 @@ cudaError_t launch_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args<
   return cudaSuccess;
 }
 
-/// The cluster sort, when this device and this kernel's code support it; `launched` tells.
-template <class Key, class Value, bool Descending>
-cudaError_t launch_cluster_sort(const radix_sort_args<Key, Value>& a, cudaStream_t stream, bool& launched) {
-  using shape = cluster_shape<Key, Value>;
-  constexpr auto kernel = radix_cluster_kernel<Key, Value, Descending, shape>;
-  constexpr std::size_t smem = sizeof(cluster_sort_storage<Key, Value, shape>);
-  device_facts device;
-  bool ready = false;
-  launched = false;
-  cudaError_t e = prepare_sm90_kernel<kernel>(smem, device, ready);
-  if (e != cudaSuccess || !ready) return e;
-  const unsigned blocks = static_cast<unsigned>((a.n + shape::tile_items - 1) / shape::tile_items);
-  launched = true;
-  return launch_with_smem(kernel, blocks, shape::block_threads, smem, stream, launch_mode::one_cluster, a);
-}
-
 /// The fused single-launch sort (fused_shape tiles, 32-bit look-back states).
 template <class Key, class Value, bool Descending>
 cudaError_t launch_fused(void* temp, std::size_t temp_bytes, radix_sort_args<Key, Value> a, int passes,
@@ -964,19 +751,16 @@ cudaError_t radix_sort(void* temp, std::size_t& temp_bytes, bool size_query, con
   static_assert(std::is_trivially_copyable_v<Value>, "radix sort values must be trivially copyable");
   if (!radix_bits_valid<Key>(begin_bit, end_bit)) return cudaErrorInvalidValue;
   if (!size_query && !radix_pointers_valid(keys_in, keys_out, values_in, values_out, n)) return cudaErrorInvalidValue;
-  using large = single_block_large<Key, Value>;
   using big_state = unsigned long long;
   using fast_state = unsigned;
   const int passes = (end_bit - begin_bit + radix_bits - 1) / radix_bits;
-  constexpr std::size_t one_block_max =
-      single_block_wide_fits<Key, Value> ? single_block_widest<Key, Value>::tile_items : large::tile_items;
-  const bool one_block = n <= one_block_max;
+  const bool by_rank = n <= rank_sort_max_items<Key>;
   const bool copy_only = passes == 0;
   const bool fast = n <= radix_state<fast_state>::max_items;
   using fused = fused_shape<Key, Value>;
-  const bool use_fused = !one_block && (n + fused::tile_items - 1) / fused::tile_items <= radix_fused_max_tiles;
+  const bool use_fused = (n + fused::tile_items - 1) / fused::tile_items <= radix_fused_max_tiles;
   std::size_t needed = 0;
-  if (n > 0 && !one_block && !copy_only) {
+  if (!by_rank && !copy_only) {
     needed = use_fused ? onesweep_workspace<Key, Value, fast_state, fused>(n).bytes()
              : fast    ? onesweep_workspace<Key, Value, fast_state>(n).bytes()
                        : onesweep_workspace<Key, Value, big_state>(n).bytes();
@@ -990,7 +774,8 @@ cudaError_t radix_sort(void* temp, std::size_t& temp_bytes, bool size_query, con
 
   radix_sort_args<Key, Value> a{keys_in, keys_out, nullptr, values_in, values_out, nullptr, n, begin_bit, end_bit,
                                 nullptr};
-  if (copy_only && !one_block) {
+  if (by_rank) return launch_rank_sort<Key, Value, Descending>(a, stream);
+  if (copy_only) {
     cudaError_t e = cudaMemcpyAsync(keys_out, keys_in, n * sizeof(Key), cudaMemcpyDeviceToDevice, stream);
     if constexpr (!std::is_same_v<Value, no_values>) {
       if (e == cudaSuccess) {
@@ -998,26 +783,6 @@ cudaError_t radix_sort(void* temp, std::size_t& temp_bytes, bool size_query, con
       }
     }
     return e;
-  }
-  if (n <= std::size_t(large::tile_items)) {
-    return launch_smallest_single_block<Key, Value, Descending, single_block_small<Key, Value>,
-                                        single_block_medium<Key, Value>, large>(a, stream);
-  }
-  if constexpr (radix_cluster_sort_enabled) {
-    using clustered = cluster_shape<Key, Value>;
-    const bool use_cluster = radix_item_bytes<Key, Value> <= 16 && n > std::size_t(radix_cluster_min_items) &&
-                             n <= std::size_t(radix_cluster_max_blocks) * clustered::tile_items;
-    if (use_cluster) {
-      bool launched = false;
-      const cudaError_t e = launch_cluster_sort<Key, Value, Descending>(a, stream, launched);
-      if (launched || e != cudaSuccess) return e;
-    }
-  }
-  if constexpr (single_block_wide_fits<Key, Value>) {
-    if (one_block) {
-      return launch_smallest_single_block<Key, Value, Descending, single_block_wide<Key, Value>,
-                                          single_block_widest<Key, Value>>(a, stream);
-    }
   }
   if (use_fused) return launch_fused<Key, Value, Descending>(temp, temp_bytes, a, passes, stream);
   return fast ? launch_onesweep<Key, Value, Descending, fast_state>(temp, temp_bytes, a, passes, stream)

@@ -116,8 +116,17 @@ struct radix_key {
         return static_cast<bits_t>(fixed);
       }
 #endif
-      // Branch-free (add the comparison): the select form made nvcc keep more registers in the
-      // onesweep kernel and spill 180 bytes (f32 2^28 on the H200: 8.09 ms; this form 7.43 ms).
+      return digit_bits_scheduled(ordered);
+    } else {
+      return ordered;
+    }
+  }
+  /// `digit_bits` in plain C++, which the compiler may schedule as it likes: for kernels that take
+  /// each key's digit bits once. Branch-free (add the comparison): the select form made nvcc keep
+  /// more registers in the onesweep kernel and spill 180 bytes (f32 2^28 on the H200: 8.09 ms;
+  /// this form 7.43 ms).
+  GPUPRIM_HOST_DEVICE static bits_t digit_bits_scheduled(bits_t ordered) {
+    if constexpr (is_float) {
       return static_cast<bits_t>(ordered + static_cast<bits_t>(ordered == static_cast<bits_t>(high_bit - 1)));
     } else {
       return ordered;

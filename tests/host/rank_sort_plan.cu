@@ -1,0 +1,61 @@
+// The host side of the small-input sort by counting comparisons (detail/radix_rank_sort.cuh):
+// the bit-window mask of the sort values and the block size chosen for n keys on a device.
+#include <gpuprim/detail/radix_sort_kernels.cuh>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "support/catch.hpp"
+
+namespace {
+
+using gpuprim::detail::rank_sort_window;
+
+/// Bits [begin, end) set, one bit at a time.
+template <class Word>
+Word bits_between(int begin, int end) {
+  Word w = 0;
+  for (int b = begin; b < end; ++b) w = static_cast<Word>(w | (Word(1) << b));
+  return w;
+}
+
+TEST_CASE("rank sort: the bit window of the sort values", "[host][sort]") {
+  for (int begin = 0; begin <= 32; ++begin) {
+    for (int end = begin; end <= 32; ++end) {
+      CAPTURE(begin, end);
+      CHECK(rank_sort_window<std::uint32_t>(begin, end) == bits_between<std::uint32_t>(begin, end));
+    }
+  }
+  for (int begin = 0; begin <= 64; begin += 3) {
+    for (int end : {begin, begin + 1, 63, 64}) {
+      if (end < begin || end > 64) continue;
+      CAPTURE(begin, end);
+      CHECK(rank_sort_window<std::uint64_t>(begin, end) == bits_between<std::uint64_t>(begin, end));
+    }
+  }
+}
+
+TEST_CASE("rank sort: the block size puts the fewest keys on the busiest SM", "[host][sort]") {
+  constexpr std::size_t per_warp = gpuprim::detail::rank_sort_keys_per_warp;
+  // Keys owned by the busiest SM when blocks of `threads` are spread evenly over `sms` SMs.
+  auto busiest = [](std::size_t n, std::size_t sms, unsigned threads) {
+    const std::size_t keys_per_block = threads / 32 * per_warp;
+    const std::size_t blocks = (n + keys_per_block - 1) / keys_per_block;
+    return (blocks + sms - 1) / sms * keys_per_block;
+  };
+  for (int sms : {1, 16, 78, 114, 132, 144}) {
+    for (std::size_t n = 1; n <= gpuprim::detail::rank_sort_max_items<std::uint32_t>; n += 97) {
+      CAPTURE(sms, n);
+      const unsigned t = gpuprim::detail::rank_sort_block_threads(n, sms);
+      REQUIRE((t == 256 || t == 512 || t == 1024));
+      for (unsigned other : {256u, 512u, 1024u}) {
+        CHECK(busiest(n, sms, t) <= busiest(n, sms, other));
+        if (other > t) CHECK(busiest(n, sms, t) < busiest(n, sms, other));  // ties go to the larger block
+      }
+    }
+  }
+  CHECK(gpuprim::detail::rank_sort_block_threads(12288, 132) == 256);
+  CHECK(gpuprim::detail::rank_sort_block_threads(16384, 132) == 1024);
+}
+
+}  // namespace
