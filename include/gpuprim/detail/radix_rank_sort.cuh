@@ -104,6 +104,24 @@ GPUPRIM_DEVICE void unpack_words(const uint4& v, Word (&w)[16 / sizeof(Word)]) {
   }
 }
 
+/// counts[k] += the carries of w + addend[k] over the sort values w of slices [from, to) that
+/// this lane reads (16 bytes of each slice, `loads` pointing at the lane's first).
+template <int Owned, class Word>
+GPUPRIM_DEVICE void count_carries(const uint4* loads, int from, int to, const Word (&addend)[Owned],
+                                  unsigned (&counts)[Owned]) {
+  constexpr int per_load = 16 / static_cast<int>(sizeof(Word));
+#pragma unroll 4
+  for (int s = from; s < to; ++s) {
+    Word w[per_load];
+    unpack_words(loads[s * 32], w);
+#pragma unroll
+    for (int e = 0; e < per_load; ++e) {
+#pragma unroll
+      for (int k = 0; k < Owned; ++k) counts[k] = plus_carry(counts[k], w[e], addend[k]);
+    }
+  }
+}
+
 /// Sorts all n keys of `a` (a radix_sort_args; values too when HasValues) by counting comparisons,
 /// with rank_sort_smem_bytes<Key>(n) of dynamic shared memory; any block size that is a multiple
 /// of 32, a grid of at least n / rank_sort_keys_per_warp warps.
@@ -165,16 +183,7 @@ __global__ void __launch_bounds__(rank_sort_max_threads) radix_rank_sort_kernel(
   const uint4* loads = reinterpret_cast<const uint4*>(sort_values) + lane;
   const int home = first / slice;  // the slice that holds this warp's keys
   // Slices before: every key there sorts first unless its value is greater.
-#pragma unroll 4
-  for (int s = 0; s < home; ++s) {
-    word_t w[per_load];
-    unpack_words(loads[s * 32], w);
-#pragma unroll
-    for (int e = 0; e < per_load; ++e) {
-#pragma unroll
-      for (int k = 0; k < owned; ++k) greater[k] = plus_carry(greater[k], w[e], not_mine[k]);
-    }
-  }
+  count_carries(loads, 0, home, not_mine, greater);
   {
     word_t w[per_load];
     unpack_words(loads[home * 32], w);
@@ -188,16 +197,7 @@ __global__ void __launch_bounds__(rank_sort_max_threads) radix_rank_sort_kernel(
     }
   }
   // Slices after: only smaller values sort first.
-#pragma unroll 4
-  for (int s = home + 1; s < slices; ++s) {
-    word_t w[per_load];
-    unpack_words(loads[s * 32], w);
-#pragma unroll
-    for (int e = 0; e < per_load; ++e) {
-#pragma unroll
-      for (int k = 0; k < owned; ++k) at_least[k] = plus_carry(at_least[k], w[e], neg_mine[k]);
-    }
-  }
+  count_carries(loads, home + 1, slices, neg_mine, at_least);
   // This lane's keys before and after its home slice, less those that sort after the owned key
   // (no value is smaller than 0).
   const auto earlier = static_cast<unsigned>(home * per_load);
