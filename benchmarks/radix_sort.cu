@@ -415,8 +415,8 @@ void add_sorts(key_dist dist, int max_log2) {
   std::vector<std::size_t> sizes;
   for (int e = 10; e <= max_log2; e += 2) sizes.push_back(std::size_t{1} << e);
   if (dist == key_dist::uniform) {
-    // Sizes between the one-block shapes: 2^11, 2^13, and 4864, the most keys CUB's one-block
-    // sort takes for 4-byte keys (256 x 19).
+    // Also 2^11, 2^13, and 4864, the most keys CUB's one-block sort takes for 4-byte keys
+    // (256 x 19).
     sizes.insert(sizes.end(), {std::size_t{2048}, std::size_t{4864}, std::size_t{8192}});
     std::sort(sizes.begin(), sizes.end());
   }

@@ -274,7 +274,7 @@ result sort_case(context& ctx, rng& r) {
   // onesweep tile, the histogram chunk and the fused kernel's tile and limit of gpuprim.
   const std::vector<std::size_t> edges = {
       std::size_t(32 * 16 / sizeof(gpuprim::detail::rank_sort_word<Key>)),
-      gpuprim::detail::rank_sort_max_items<Key>,
+      gpuprim::detail::rank_sort_max_items,
       std::size_t(gpuprim::detail::onesweep_shape<Key, lib_value>::tile_items),
       std::size_t(gpuprim::detail::radix_histogram_threads) * gpuprim::detail::radix_histogram_items,
       std::size_t(gpuprim::detail::fused_shape<Key, lib_value>::tile_items),

@@ -44,7 +44,7 @@ TEST_CASE("rank sort: the block size puts the fewest keys on the busiest SM", "[
     return (blocks + sms - 1) / sms * keys_per_block;
   };
   for (int sms : {1, 16, 78, 114, 132, 144}) {
-    for (std::size_t n = 1; n <= gpuprim::detail::rank_sort_max_items<std::uint32_t>; n += 97) {
+    for (std::size_t n = 1; n <= gpuprim::detail::rank_sort_max_items; n += 97) {
       CAPTURE(sms, n);
       const unsigned t = gpuprim::detail::rank_sort_block_threads(n, sms);
       REQUIRE((t == 256 || t == 512 || t == 1024));

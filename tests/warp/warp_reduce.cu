@@ -112,6 +112,9 @@ TEMPLATE_TEST_CASE("warp_reduce: full and partial, result in every lane", "[warp
   constexpr int W = TestType::value;
   SECTION("int sum") { run_case<int, W>(sum_tag{}, ref_plus<int>{}, -1000, 1000); }
   SECTION("int maximum") { run_case<int, W>(gpuprim::maximum{}, ref_max<int>{}, -1000, 1000); }
+  SECTION("uint32 sum (wraps)") {
+    run_case<std::uint32_t, W>(sum_tag{}, ref_plus<std::uint32_t>{}, 0, 0xFFFFFFFFLL);
+  }
   SECTION("uint8 sum (wraps)") { run_case<std::uint8_t, W>(sum_tag{}, ref_plus<std::uint8_t>{}, 0, 255); }
   SECTION("int64 minimum") {
     run_case<std::int64_t, W>(gpuprim::minimum{}, ref_min<std::int64_t>{}, -(1LL << 40), 1LL << 40);

@@ -110,8 +110,6 @@ enum class launch_mode {
   overlap_previous,
   /// Cooperative: all blocks are resident at once, so the kernel may use a grid-wide barrier.
   cooperative,
-  /// The whole grid is one thread block cluster (sm_90+; at most 8 blocks, portably).
-  one_cluster,
 };
 
 /// Launches `kernel<<<grid, block, dynamic_smem, stream>>>(args...)` in the given mode.
@@ -131,11 +129,6 @@ template <class... Params, class... Args>
   } else if (mode == launch_mode::cooperative) {
     attribute[0].id = cudaLaunchAttributeCooperative;
     attribute[0].val.cooperative = 1;
-  } else if (mode == launch_mode::one_cluster) {
-    attribute[0].id = cudaLaunchAttributeClusterDimension;
-    attribute[0].val.clusterDim.x = grid;
-    attribute[0].val.clusterDim.y = 1;
-    attribute[0].val.clusterDim.z = 1;
   }
   config.attrs = attribute;
   config.numAttrs = mode == launch_mode::plain ? 0 : 1;

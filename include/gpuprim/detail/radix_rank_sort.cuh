@@ -5,7 +5,7 @@
 // smaller sort value, and those with an equal one and j < i. Every block copies the sort values of
 // all n keys (the key's bit-ordered form, -0.0 mapped onto +0.0, masked to [begin_bit, end_bit))
 // into shared memory; each warp owns rank_sort_keys_per_warp consecutive keys, its lanes count over
-// interleaved 16-byte slices of the whole array, a warp-wide sum gives each owned key its rank,
+// interleaved 16-byte slices of the whole array, a warp-wide sum (warp_reduce) gives each owned key its rank,
 // and the owning lane writes the key and its value straight to that position of the output.
 //
 // n^2 comparisons (two instructions each for 32-bit sort values) are spread over the whole GPU,
@@ -22,7 +22,7 @@
 
 #include "config.cuh"
 #include "radix_traits.cuh"
-#include "shuffle.cuh"
+#include "../warp/warp_reduce.cuh"
 
 GPUPRIM_NAMESPACE_BEGIN
 namespace detail {
@@ -50,17 +50,6 @@ constexpr std::size_t rank_sort_smem_bytes(std::size_t n) {
   using word_t = rank_sort_word<Key>;
   constexpr std::size_t slice = 32 * (16 / sizeof(word_t));
   return (n + slice - 1) / slice * slice * sizeof(word_t);
-}
-
-/// Sum over the warp of a 32-bit count.
-GPUPRIM_DEVICE unsigned warp_sum_u32(unsigned x) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  return __reduce_add_sync(full_warp_mask, x);
-#else
-#pragma unroll
-  for (int offset = 16; offset > 0; offset /= 2) x += __shfl_xor_sync(full_warp_mask, x, offset);
-  return x;
-#endif
 }
 
 /// `count + carry(a + b)`, where the carry is 1 when a + b overflows the word: the add's carry
@@ -209,7 +198,7 @@ __global__ void __launch_bounds__(rank_sort_max_threads) radix_rank_sort_kernel(
   unsigned rank = 0;
 #pragma unroll
   for (int k = 0; k < owned; ++k) {
-    const unsigned r = warp_sum_u32(before[k]);
+    const unsigned r = warp_reduce<unsigned>{}.sum(before[k]);
     if (lane == k) rank = r;
   }
   const int i = first + lane;

@@ -618,7 +618,6 @@ workspace_layout<5> onesweep_workspace(std::size_t n) {
 /// Inputs of up to this many keys are sorted by counting comparisons (radix_rank_sort.cuh), in
 /// one launch and without workspace. n^2 comparisons: H200, same run, u32 keys 16384 in 28.4 us
 /// against 34.7 for the fused kernel (20480: fused 35, rank ~40 by the n^2 law).
-template <class Key>
 inline constexpr std::size_t rank_sort_max_items = 16384;
 
 /// Block size of a rank sort of n keys on sm_count SMs: of 1024, 512 and 256 threads, the one
@@ -648,7 +647,7 @@ cudaError_t launch_rank_sort(const radix_sort_args<Key, Value>& a, cudaStream_t 
   device_facts device;
   cudaError_t e = current_device_facts(device);
   if (e != cudaSuccess) return e;
-  e = allow_dynamic_smem<kernel>(rank_sort_smem_bytes<Key>(rank_sort_max_items<Key>), device.ordinal);
+  e = allow_dynamic_smem<kernel>(rank_sort_smem_bytes<Key>(rank_sort_max_items), device.ordinal);
   if (e != cudaSuccess) return e;
   const unsigned threads = rank_sort_block_threads(a.n, device.sm_count);
   const std::size_t keys_per_block = std::size_t(threads / 32) * rank_sort_keys_per_warp;
@@ -754,7 +753,7 @@ cudaError_t radix_sort(void* temp, std::size_t& temp_bytes, bool size_query, con
   using big_state = unsigned long long;
   using fast_state = unsigned;
   const int passes = (end_bit - begin_bit + radix_bits - 1) / radix_bits;
-  const bool by_rank = n <= rank_sort_max_items<Key>;
+  const bool by_rank = n <= rank_sort_max_items;
   const bool copy_only = passes == 0;
   const bool fast = n <= radix_state<fast_state>::max_items;
   using fused = fused_shape<Key, Value>;
