@@ -270,11 +270,13 @@ result sort_case(context& ctx, rng& r) {
   using lib_value = std::conditional_t<pairs, Value, gpuprim::detail::no_values>;
   result res;
 
-  // Sizes: the rank sort's limit and its warp slice (32 x 16 bytes of sort values), the
-  // onesweep tile, the histogram chunk and the fused kernel's tile and limit of gpuprim.
+  // Sizes: the rank sort's limit, its warp slice (32 x 16 bytes of sort values) and the start of
+  // its bucketed form, the onesweep tile, the histogram chunk and the fused kernel's tile and
+  // limit of gpuprim.
   const std::vector<std::size_t> edges = {
       std::size_t(32 * 16 / sizeof(gpuprim::detail::rank_sort_word<Key>)),
       gpuprim::detail::rank_sort_max_items,
+      gpuprim::detail::bucket_sort_min_items,
       std::size_t(gpuprim::detail::onesweep_shape<Key, lib_value>::tile_items),
       std::size_t(gpuprim::detail::radix_histogram_threads) * gpuprim::detail::radix_histogram_items,
       std::size_t(gpuprim::detail::fused_shape<Key, lib_value>::tile_items),

@@ -1,5 +1,6 @@
 // The host side of the small-input sort by counting comparisons (detail/radix_rank_sort.cuh):
-// the bit-window mask of the sort values and the block size chosen for n keys on a device.
+// the bit-window mask of the sort values, the block size chosen for n keys on a device, and the
+// grid of the bucketed form.
 #include <gpuprim/detail/radix_sort_kernels.cuh>
 
 #include <cstddef>
@@ -56,6 +57,45 @@ TEST_CASE("rank sort: the block size puts the fewest keys on the busiest SM", "[
   }
   CHECK(gpuprim::detail::rank_sort_block_threads(12288, 132) == 256);
   CHECK(gpuprim::detail::rank_sort_block_threads(16384, 132) == 1024);
+}
+
+TEST_CASE("rank sort: the bucketed form covers every key with one block per SM where it can", "[host][sort]") {
+  using gpuprim::detail::bucket_sort_threads;
+  constexpr std::size_t warps_per_block = bucket_sort_threads / 32;
+  for (int sms : {0, 1, 7, 16, 78, 114, 132, 144}) {
+    for (std::size_t n = gpuprim::detail::bucket_sort_min_items; n <= gpuprim::detail::rank_sort_max_items; n += 61) {
+      CAPTURE(sms, n);
+      const auto plan = gpuprim::detail::plan_bucket_sort(n, sms);
+      REQUIRE(plan.keys_per_warp >= 1);
+      REQUIRE(plan.keys_per_warp <= 32);  // one owned key per lane
+      const std::size_t per_block = warps_per_block * static_cast<std::size_t>(plan.keys_per_warp);
+      CHECK(plan.grid * per_block >= n);           // every key has an owner
+      CHECK((plan.grid - 1) * per_block < n);      // and every block owns keys
+      const std::size_t usable = static_cast<std::size_t>(sms > 0 ? sms : 1);
+      if (n <= usable * warps_per_block * 32) {
+        CHECK(plan.grid <= usable);  // each block repeats the bucketing: never two on one SM
+        if (plan.keys_per_warp > 1) {  // and no fewer keys per warp would do
+          CHECK(usable * warps_per_block * static_cast<std::size_t>(plan.keys_per_warp - 1) < n);
+        }
+      } else {
+        CHECK(plan.keys_per_warp == 32);
+      }
+    }
+  }
+  CHECK(gpuprim::detail::plan_bucket_sort(16384, 132).grid == 128);
+  CHECK(gpuprim::detail::plan_bucket_sort(16384, 132).keys_per_warp == 4);
+}
+
+TEST_CASE("rank sort: shared memory of the bucketed form", "[host][sort]") {
+  using gpuprim::detail::bucket_count;
+  using gpuprim::detail::bucket_sort_smem_bytes;
+  // (value, index) pairs: 8 bytes for sort values of up to 32 bits, 12 for 64-bit ones; the
+  // bucket starts and an end entry.
+  CHECK(bucket_sort_smem_bytes<std::uint32_t>(16384) == 16384 * 8 + (bucket_count + 1) * 4);
+  CHECK(bucket_sort_smem_bytes<std::int8_t>(100) == 100 * 8 + (bucket_count + 1) * 4);
+  CHECK(bucket_sort_smem_bytes<double>(16384) == 16384 * 12 + (bucket_count + 1) * 4);
+  // Hopper's 227 KiB a block fits the largest.
+  CHECK(bucket_sort_smem_bytes<std::uint64_t>(gpuprim::detail::bucket_sort_max_items) <= 227 * 1024);
 }
 
 }  // namespace

@@ -311,13 +311,13 @@ std::vector<Value> make_values(std::size_t n, std::mt19937_64& rng) {
 // Sizes
 
 /// The sizes of the device sweeps: tiny; around the rank sort's warp slices (64 and 128 sort
-/// values) and its limit (16384 keys), and sizes that ranked in one block in earlier versions
-/// (1024, 2048, 4096, 5120, 8192); multiples of onesweep-sized tiles (384 x 25 = 9600, 384 x 19 =
-/// 7296, 384 x 20 = 7680, 384 x 16 = 6144 items, two and three of them; 384 x 12 = 4608, an
-/// earlier tile; 384 x 23 = 8832 as CUB's), which up to 131072 items the rank sort or the fused
-/// kernel (in its own 2048- or 1024-item tiles) sort; partial last onesweep tiles (384 x 26 and
-/// 384 x 18 for pairs among them) come from the sizes above 131072: primes and (unless
-/// GPUPRIM_TEST_SMALL=1) sizes above 2^20.
+/// values), its limit (16384 keys) and the start of its bucketed form (6144), and sizes that
+/// ranked in one block in earlier versions (1024, 2048, 4096, 5120, 8192); multiples of
+/// onesweep-sized tiles (384 x 25 = 9600, 384 x 19 = 7296, 384 x 20 = 7680, 384 x 16 = 6144 items,
+/// two and three of them; 384 x 12 = 4608, an earlier tile; 384 x 23 = 8832 as CUB's), which up to
+/// 131072 items the rank sort or the fused kernel (in its own 2048- or 1024-item tiles) sort;
+/// partial last onesweep tiles (384 x 26 and 384 x 18 for pairs among them) come from the sizes
+/// above 131072: primes and (unless GPUPRIM_TEST_SMALL=1) sizes above 2^20.
 inline std::vector<std::size_t> device_sizes() {
   std::vector<std::size_t> sizes = {0,      1,      2,      17,     63,     64,     65,     127,    128,    129,
                                     255,    256,    257,    1023,   1024,   1025,   2047,   2048,   2049,   4095,

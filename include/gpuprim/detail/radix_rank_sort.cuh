@@ -1,12 +1,13 @@
-// Small-input device sort by counting comparisons: one launch, no workspace, no block-wide
-// barrier after the load.
+// Small-input device sort by counting comparisons: one launch, no workspace. Two kernels: the
+// plain one, every key compared with all n, and (below) the bucketed one for the larger inputs.
 //
 // The rank of key i in a stable sort is the number of keys j that sort before it: those with a
 // smaller sort value, and those with an equal one and j < i. Every block copies the sort values of
 // all n keys (the key's bit-ordered form, -0.0 mapped onto +0.0, masked to [begin_bit, end_bit))
 // into shared memory; each warp owns rank_sort_keys_per_warp consecutive keys, its lanes count over
-// interleaved 16-byte slices of the whole array, a warp-wide sum (warp_reduce) gives each owned key its rank,
-// and the owning lane writes the key and its value straight to that position of the output.
+// interleaved 16-byte slices of the whole array, a warp-wide sum (warp_reduce) gives each owned
+// key its rank, and the owning lane writes the key and its value straight to that position of the
+// output. No block-wide barrier after the load.
 //
 // n^2 comparisons (two instructions each for 32-bit sort values) are spread over the whole GPU,
 // so the sort of a few thousand keys takes a few microseconds, where a radix sort in one block is
@@ -22,6 +23,7 @@
 
 #include "config.cuh"
 #include "radix_traits.cuh"
+#include "../block/block_scan.cuh"
 #include "../warp/warp_reduce.cuh"
 
 GPUPRIM_NAMESPACE_BEGIN
@@ -130,6 +132,18 @@ __global__ void __launch_bounds__(rank_sort_max_threads) radix_rank_sort_kernel(
   const int slices = (n + slice - 1) / slice;
   const word_t window = rank_sort_window<word_t>(a.begin_bit, a.end_bit);
   const bits_t* keys_in = reinterpret_cast<const bits_t*>(a.keys_in);
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  const int first = (static_cast<int>(blockIdx.x) * static_cast<int>(blockDim.x / 32) +
+                     static_cast<int>(threadIdx.x / 32)) * owned;
+  // The owned key (and value) of lanes 0..owned-1, loaded now, in flight with the fill.
+  using value_t = std::remove_cv_t<std::remove_pointer_t<decltype(a.values_in)>>;
+  bits_t key{};
+  value_t value{};
+  const int i = first + lane;
+  if (lane < owned && i < n) {
+    key = keys_in[i];
+    if constexpr (HasValues) value = a.values_in[i];
+  }
   // Padding sorts after every key (all ones, and after them in index order). Loads in batches
   // of fill_batch, all in flight at once.
   constexpr int fill_batch = 4;
@@ -150,9 +164,6 @@ __global__ void __launch_bounds__(rank_sort_max_threads) radix_rank_sort_kernel(
   }
   __syncthreads();
 
-  const int lane = static_cast<int>(threadIdx.x % 32);
-  const int first = (static_cast<int>(blockIdx.x) * static_cast<int>(blockDim.x / 32) +
-                     static_cast<int>(threadIdx.x / 32)) * owned;
   if (first >= n) return;
   word_t mine[owned];
   word_t not_mine[owned];  // w + ~m carries when w > m
@@ -201,10 +212,246 @@ __global__ void __launch_bounds__(rank_sort_max_threads) radix_rank_sort_kernel(
     const unsigned r = warp_reduce<unsigned>{}.sum(before[k]);
     if (lane == k) rank = r;
   }
-  const int i = first + lane;
   if (lane < owned && i < n) {
-    reinterpret_cast<bits_t*>(a.keys_out)[rank] = keys_in[i];
-    if constexpr (HasValues) a.values_out[rank] = a.values_in[i];
+    reinterpret_cast<bits_t*>(a.keys_out)[rank] = key;
+    if constexpr (HasValues) a.values_out[rank] = value;
+  }
+}
+
+// ---- Bucketed rank sort: the comparisons confined to a key's bucket --------------------------
+//
+// From bucket_sort_min_items keys on, each block first sorts the sort values into buckets by the
+// highest bucket_digit_bits bits in which they differ (a histogram whose shared atomics also hand
+// out places within the buckets, a block scan, a scatter), as (value, index) pairs: all distinct,
+// ordered as the stable sort orders the keys. A key's rank is its bucket's start plus the number
+// of pairs of its bucket that are smaller, so that uniform keys are compared with a few others
+// instead of all n; however skewed the keys, no more comparisons than the plain rank sort makes.
+
+inline constexpr int bucket_sort_threads = 1024;
+inline constexpr int bucket_digit_bits = 11;
+inline constexpr int bucket_count = 1 << bucket_digit_bits;
+/// At most this many keys: their pairs take 128 KiB (keys of up to 4 bytes) or 192 KiB of shared
+/// memory, and each thread holds 16 sort values.
+inline constexpr int bucket_sort_max_items = 16384;
+inline constexpr int bucket_sort_items_per_thread = bucket_sort_max_items / bucket_sort_threads;
+
+/// The (value, index) pairs of a bucketed rank sort in shared memory, for 32-bit sort values: one
+/// 64-bit word each, the value above the index, compared with one carry chain.
+template <class Word>
+struct bucket_pairs {
+  static constexpr std::size_t bytes_per_item = sizeof(std::uint64_t);
+  std::uint64_t* pairs;
+  GPUPRIM_DEVICE bucket_pairs(unsigned char* smem, int) : pairs(reinterpret_cast<std::uint64_t*>(smem)) {}
+  GPUPRIM_DEVICE void put(unsigned at, Word v, unsigned i) const { pairs[at] = (std::uint64_t(v) << 32) | i; }
+  /// What `count_greater` compares with: the complement of the pair (v, i).
+  using probe = std::uint64_t;
+  static GPUPRIM_DEVICE probe probe_of(Word v, unsigned i) { return ~((std::uint64_t(v) << 32) | i); }
+  /// count + the number of pairs at `at`, `at` + 32, ... (`Loads` of them) greater than the probe's.
+  template <int Loads>
+  GPUPRIM_DEVICE unsigned count_greater(unsigned count, unsigned at, probe q) const {
+    std::uint64_t w[Loads];
+#pragma unroll
+    for (int l = 0; l < Loads; ++l) w[l] = pairs[at + 32 * l];
+#pragma unroll
+    for (int l = 0; l < Loads; ++l) count = plus_carry(count, w[l], q);
+    return count;
+  }
+};
+
+/// For 64-bit sort values: the values and the indices in two arrays, compared as one 96-bit
+/// number.
+template <>
+struct bucket_pairs<std::uint64_t> {
+  static constexpr std::size_t bytes_per_item = sizeof(std::uint64_t) + sizeof(unsigned);
+  std::uint64_t* values;
+  unsigned* indices;
+  GPUPRIM_DEVICE bucket_pairs(unsigned char* smem, int n)
+      : values(reinterpret_cast<std::uint64_t*>(smem)), indices(reinterpret_cast<unsigned*>(values + n)) {}
+  GPUPRIM_DEVICE void put(unsigned at, std::uint64_t v, unsigned i) const {
+    values[at] = v;
+    indices[at] = i;
+  }
+  struct probe {
+    std::uint64_t value;
+    unsigned index;
+  };
+  static GPUPRIM_DEVICE probe probe_of(std::uint64_t v, unsigned i) { return {~v, ~i}; }
+  template <int Loads>
+  GPUPRIM_DEVICE unsigned count_greater(unsigned count, unsigned at, probe q) const {
+    std::uint64_t v[Loads];
+    unsigned i[Loads];
+#pragma unroll
+    for (int l = 0; l < Loads; ++l) {
+      v[l] = values[at + 32 * l];
+      i[l] = indices[at + 32 * l];
+    }
+#pragma unroll
+    for (int l = 0; l < Loads; ++l) {
+#if defined(__CUDA_ARCH__)
+      asm("{\n\t.reg .u32 t;\n\tadd.cc.u32 t, %1, %4;\n\taddc.cc.u32 t, %2, %5;\n\taddc.cc.u32 t, %3, %6;\n\t"
+          "madc.lo.u32 %0, %0, 1, 0;\n\t}"
+          : "+r"(count)
+          : "r"(i[l]), "r"(static_cast<std::uint32_t>(v[l])), "r"(static_cast<std::uint32_t>(v[l] >> 32)), "r"(q.index),
+            "r"(static_cast<std::uint32_t>(q.value)), "r"(static_cast<std::uint32_t>(q.value >> 32)));
+#else
+      count += (v[l] > ~q.value || (v[l] == ~q.value && i[l] > ~q.index)) ? 1u : 0u;
+#endif
+    }
+    return count;
+  }
+};
+
+/// Shared memory of a bucketed rank sort of n keys: the pairs and the bucket starts (with an end
+/// entry).
+template <class Key>
+constexpr std::size_t bucket_sort_smem_bytes(std::size_t n) {
+  return n * bucket_pairs<rank_sort_word<Key>>::bytes_per_item + (bucket_count + 1) * sizeof(unsigned);
+}
+
+/// OR and AND over the whole warp.
+template <class Word>
+GPUPRIM_DEVICE void warp_or_and(Word& any, Word& all) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (sizeof(Word) == 4) {  // one REDUX instruction each
+    any = __reduce_or_sync(0xffffffffu, any);
+    all = __reduce_and_sync(0xffffffffu, all);
+  } else
+#endif
+  {
+#pragma unroll
+    for (int offset = 1; offset < 32; offset *= 2) {
+      any |= __shfl_xor_sync(0xffffffffu, any, offset);
+      all &= __shfl_xor_sync(0xffffffffu, all, offset);
+    }
+  }
+}
+
+/// The sort value of a key's bits: ordered (ascending or descending), -0.0 onto +0.0, masked to
+/// the window.
+template <class Key, bool Descending, class Word>
+GPUPRIM_DEVICE Word rank_sort_value(typename radix_key<Key>::bits_t bits, Word window) {
+  using traits = radix_key<Key>;
+  return static_cast<Word>(traits::digit_bits_scheduled(traits::order(bits, Descending))) & window;
+}
+
+/// Sorts all n (bucket_sort_min_items..bucket_sort_max_items) keys of `a` (a radix_sort_args;
+/// values too when HasValues) with bucket_sort_smem_bytes<Key>(n) of dynamic shared memory, in
+/// blocks of bucket_sort_threads, each warp ranking `keys_per_warp` (<= 32) consecutive keys.
+template <class Key, bool HasValues, bool Descending, class Args>
+__global__ void __launch_bounds__(bucket_sort_threads, 1) radix_bucket_sort_kernel(const Args a, int keys_per_warp) {
+  using bits_t = typename radix_key<Key>::bits_t;
+  using word_t = rank_sort_word<Key>;
+  constexpr int threads = bucket_sort_threads;
+  constexpr int warps = threads / 32;
+  constexpr int per_thread = bucket_sort_items_per_thread;
+  constexpr int word_bits = 8 * static_cast<int>(sizeof(word_t));
+  extern __shared__ __align__(16) unsigned char smem[];
+  __shared__ word_t warp_any[warps];
+  __shared__ word_t warp_all[warps];
+  __shared__ typename block_scan<unsigned, threads>::temp_storage scan_storage;
+
+  const int n = static_cast<int>(a.n);
+  const bucket_pairs<word_t> pairs(smem, n);
+  unsigned* starts = reinterpret_cast<unsigned*>(smem + static_cast<std::size_t>(n) * pairs.bytes_per_item);
+  const word_t window = rank_sort_window<word_t>(a.begin_bit, a.end_bit);
+  const bits_t* keys_in = reinterpret_cast<const bits_t*>(a.keys_in);
+  const int tid = static_cast<int>(threadIdx.x);
+  const int lane = tid % 32;
+  const int warp = tid / 32;
+  const int rounds = (n + threads - 1) / threads;
+  const int first = (static_cast<int>(blockIdx.x) * warps + warp) * keys_per_warp;
+  const int owned = first < n ? min(keys_per_warp, n - first) : 0;
+  // The owned key (and value) of lanes 0..owned-1, loaded now, in flight with the others.
+  using value_t = std::remove_cv_t<std::remove_pointer_t<decltype(a.values_in)>>;
+  bits_t key{};
+  value_t value{};
+  if (lane < owned) {
+    key = keys_in[first + lane];
+    if constexpr (HasValues) value = a.values_in[first + lane];
+  }
+
+  // Item r of this thread: tid + r * threads (coalesced loads).
+  word_t v[per_thread];
+  word_t any = 0;
+  word_t all = ~word_t(0);
+#pragma unroll
+  for (int r = 0; r < per_thread; ++r) {
+    const int j = tid + r * threads;
+    v[r] = 0;
+    if (r < rounds && j < n) {
+      v[r] = rank_sort_value<Key, Descending>(keys_in[j], window);
+      any |= v[r];
+      all &= v[r];
+    }
+  }
+  for (int b = tid; b < bucket_count; b += threads) starts[b] = 0;
+  warp_or_and(any, all);
+  if (lane == 0) {
+    warp_any[warp] = any;
+    warp_all[warp] = all;
+  }
+  __syncthreads();
+  any = warp_any[lane % warps];
+  all = warp_all[lane % warps];
+  warp_or_and(any, all);
+  const word_t differ = any ^ all;
+  if (differ == 0) {  // every sort value equal: the input order
+    if (lane < owned) {
+      reinterpret_cast<bits_t*>(a.keys_out)[first + lane] = key;
+      if constexpr (HasValues) a.values_out[first + lane] = value;
+    }
+    return;
+  }
+  // The bucket digit: the highest bucket_digit_bits bits in which the values differ (all values
+  // agree above them), so that the buckets order as their values do.
+  const int top = word_bits - 1 - (sizeof(word_t) == 4 ? __clz(static_cast<unsigned>(differ)) : __clzll(differ));
+  const int shift = top >= bucket_digit_bits ? top + 1 - bucket_digit_bits : 0;
+  const auto bucket_of = [shift](word_t value) { return static_cast<unsigned>(value >> shift) & (bucket_count - 1); };
+  unsigned place[per_thread];
+#pragma unroll
+  for (int r = 0; r < per_thread; ++r) {
+    const int j = tid + r * threads;
+    if (r < rounds && j < n) place[r] = atomicAdd(&starts[bucket_of(v[r])], 1u);
+  }
+  __syncthreads();
+  {
+    constexpr int per_scan = bucket_count / threads;
+    unsigned c[per_scan];
+#pragma unroll
+    for (int q = 0; q < per_scan; ++q) c[q] = starts[tid * per_scan + q];
+    block_scan<unsigned, threads>(scan_storage).exclusive_sum(c, c);
+#pragma unroll
+    for (int q = 0; q < per_scan; ++q) starts[tid * per_scan + q] = c[q];
+    if (tid == 0) starts[bucket_count] = static_cast<unsigned>(n);
+  }
+  __syncthreads();
+#pragma unroll
+  for (int r = 0; r < per_thread; ++r) {
+    const int j = tid + r * threads;
+    if (r < rounds && j < n) pairs.put(starts[bucket_of(v[r])] + place[r], v[r], static_cast<unsigned>(j));
+  }
+  __syncthreads();
+
+  // Ranks: lane k holds owned key k; for each owned key in turn the whole warp counts the pairs of
+  // its bucket that are greater; the smaller ones are the rest.
+  const word_t mine = rank_sort_value<Key, Descending>(key, window);
+  unsigned rank = 0;
+  for (int k = 0; k < owned; ++k) {
+    const word_t m = __shfl_sync(0xffffffffu, mine, k);
+    const auto q = pairs.probe_of(m, static_cast<unsigned>(first + k));
+    const unsigned begin = starts[bucket_of(m)];
+    const unsigned end = starts[bucket_of(m) + 1];
+    unsigned greater = 0;
+    unsigned j = begin + static_cast<unsigned>(lane);
+    // Four loads in flight a step: one at a time, a long bucket waits out each load's latency.
+    for (; j + 96 < end; j += 128) greater = pairs.template count_greater<4>(greater, j, q);
+    for (; j < end; j += 32) greater = pairs.template count_greater<1>(greater, j, q);
+    greater = warp_reduce<unsigned>{}.sum(greater);
+    if (lane == k) rank = end - 1 - greater;
+  }
+  if (lane < owned) {
+    reinterpret_cast<bits_t*>(a.keys_out)[rank] = key;
+    if constexpr (HasValues) a.values_out[rank] = value;
   }
 }
 
