@@ -50,6 +50,18 @@
   }                           \
   }
 
+// The most threads one SM of the architecture being compiled holds (sm_75: 1024; sm_86, sm_87,
+// sm_89 and sm_120: 1536; the others from sm_70: 2048), so that a kernel's
+// __launch_bounds__ never asks for more resident blocks than fit (ptxas warns and ignores it).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+#define GPUPRIM_ARCH_MAX_THREADS_PER_SM 1024
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890 || \
+                                 __CUDA_ARCH__ == 1200 || __CUDA_ARCH__ == 1210)
+#define GPUPRIM_ARCH_MAX_THREADS_PER_SM 1536
+#else
+#define GPUPRIM_ARCH_MAX_THREADS_PER_SM 2048
+#endif
+
 // Programmatic dependent launch (griddepcontrol) exists from sm_90 on.
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 #define GPUPRIM_HAS_PDL 1

@@ -497,10 +497,18 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
   }
 }
 
+/// `Shape::min_blocks_per_sm` for __launch_bounds__, capped at the blocks of
+/// `Shape::block_threads` that one SM of the architecture being compiled holds (sm_75: 2 of 384).
+template <class Shape>
+inline constexpr int radix_min_blocks_per_sm = [] {
+  constexpr int fit = GPUPRIM_ARCH_MAX_THREADS_PER_SM / Shape::block_threads;
+  return Shape::min_blocks_per_sm <= fit ? Shape::min_blocks_per_sm : (fit > 0 ? fit : 1);
+}();
+
 /// Pass `slot` of the passes left after skipping, one tile per block (tiles taken in order from a
 /// counter, so that a tile's predecessors have started before it).
 template <class Key, class Value, bool Descending, class State, class Shape>
-__global__ void __launch_bounds__(Shape::block_threads, Shape::min_blocks_per_sm)
+__global__ void __launch_bounds__(Shape::block_threads, radix_min_blocks_per_sm<Shape>)
     radix_onesweep_kernel(const radix_sort_args<Key, Value> a, int slot, State* states_even, State* states_odd) {
   using storage_t = onesweep_storage<Key, Value, Shape, State>;
   extern __shared__ __align__(16) unsigned char smem[];
@@ -537,7 +545,7 @@ GPUPRIM_DEVICE void wait_for_count(const unsigned* counter, unsigned target) {
 /// barrier. This replaces one launch per pass by one wait per pass (mid-size inputs, where every
 /// pass is a single latency-bound wave).
 template <class Key, class Value, bool Descending, class State, class Shape>
-__global__ void __launch_bounds__(Shape::block_threads, Shape::min_blocks_per_sm)
+__global__ void __launch_bounds__(Shape::block_threads, radix_min_blocks_per_sm<Shape>)
     radix_fused_kernel(const radix_sort_args<Key, Value> a, int passes, unsigned tiles, State* states_even,
                        State* states_odd) {
   static_assert(Shape::block_threads == radix_histogram_threads, "the histogram items use the whole block");
