@@ -46,6 +46,14 @@ GPUPRIM_HOST_DEVICE Word rank_sort_window(int begin_bit, int end_bit) {
   return static_cast<Word>(below_end & ~below_begin);
 }
 
+/// The sort value of a key's bits: ordered (ascending or descending), -0.0 onto +0.0, masked to
+/// the window.
+template <class Key, bool Descending, class Word>
+GPUPRIM_DEVICE Word rank_sort_value(typename radix_key<Key>::bits_t bits, Word window) {
+  using traits = radix_key<Key>;
+  return static_cast<Word>(traits::digit_bits_scheduled(traits::order(bits, Descending))) & window;
+}
+
 /// Shared memory of a rank sort of n keys: their sort values, padded to whole warp slices.
 template <class Key>
 constexpr std::size_t rank_sort_smem_bytes(std::size_t n) {
@@ -118,8 +126,7 @@ GPUPRIM_DEVICE void count_carries(const uint4* loads, int from, int to, const Wo
 /// of 32, a grid of at least n / rank_sort_keys_per_warp warps.
 template <class Key, bool HasValues, bool Descending, class Args>
 __global__ void __launch_bounds__(rank_sort_max_threads) radix_rank_sort_kernel(const Args a) {
-  using traits = radix_key<Key>;
-  using bits_t = typename traits::bits_t;
+  using bits_t = typename radix_key<Key>::bits_t;
   using word_t = rank_sort_word<Key>;
   constexpr int per_load = 16 / static_cast<int>(sizeof(word_t));
   constexpr int slice = 32 * per_load;  // sort values one warp-wide 16-byte load covers
@@ -155,7 +162,7 @@ __global__ void __launch_bounds__(rank_sort_max_threads) radix_rank_sort_kernel(
     for (int r = 0; r < fill_batch; ++r) {
       const int j = base + r * stride;
       w[r] = ~word_t(0);
-      if (j < n) w[r] = static_cast<word_t>(traits::digit_bits_scheduled(traits::order(keys_in[j], Descending))) & window;
+      if (j < n) w[r] = rank_sort_value<Key, Descending>(keys_in[j], window);
     }
 #pragma unroll
     for (int r = 0; r < fill_batch; ++r) {
@@ -324,14 +331,6 @@ GPUPRIM_DEVICE void warp_or_and(Word& any, Word& all) {
       all &= __shfl_xor_sync(0xffffffffu, all, offset);
     }
   }
-}
-
-/// The sort value of a key's bits: ordered (ascending or descending), -0.0 onto +0.0, masked to
-/// the window.
-template <class Key, bool Descending, class Word>
-GPUPRIM_DEVICE Word rank_sort_value(typename radix_key<Key>::bits_t bits, Word window) {
-  using traits = radix_key<Key>;
-  return static_cast<Word>(traits::digit_bits_scheduled(traits::order(bits, Descending))) & window;
 }
 
 /// Sorts all n (bucket_sort_min_items..bucket_sort_max_items) keys of `a` (a radix_sort_args;
