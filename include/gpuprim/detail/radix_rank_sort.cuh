@@ -54,6 +54,24 @@ GPUPRIM_DEVICE Word rank_sort_value(typename radix_key<Key>::bits_t bits, Word w
   return static_cast<Word>(traits::digit_bits_scheduled(traits::order(bits, Descending))) & window;
 }
 
+/// The key (and value) one lane of a rank sort owns: loaded early (in flight while the block
+/// fills its shared memory), stored once its place is known.
+template <class Key, bool HasValues, class Args>
+struct rank_sort_owned {
+  using bits_t = typename radix_key<Key>::bits_t;
+  using value_t = std::remove_cv_t<std::remove_pointer_t<decltype(Args::values_in)>>;
+  bits_t key{};
+  value_t value{};
+  GPUPRIM_DEVICE void load(const Args& a, int i) {
+    key = reinterpret_cast<const bits_t*>(a.keys_in)[i];
+    if constexpr (HasValues) value = a.values_in[i];
+  }
+  GPUPRIM_DEVICE void store(const Args& a, unsigned at) const {
+    reinterpret_cast<bits_t*>(a.keys_out)[at] = key;
+    if constexpr (HasValues) a.values_out[at] = value;
+  }
+};
+
 /// Shared memory of a rank sort of n keys: their sort values, padded to whole warp slices.
 template <class Key>
 constexpr std::size_t rank_sort_smem_bytes(std::size_t n) {
@@ -143,14 +161,9 @@ __global__ void __launch_bounds__(rank_sort_max_threads) radix_rank_sort_kernel(
   const int first = (static_cast<int>(blockIdx.x) * static_cast<int>(blockDim.x / 32) +
                      static_cast<int>(threadIdx.x / 32)) * owned;
   // The owned key (and value) of lanes 0..owned-1, loaded now, in flight with the fill.
-  using value_t = std::remove_cv_t<std::remove_pointer_t<decltype(a.values_in)>>;
-  bits_t key{};
-  value_t value{};
+  rank_sort_owned<Key, HasValues, Args> item;
   const int i = first + lane;
-  if (lane < owned && i < n) {
-    key = keys_in[i];
-    if constexpr (HasValues) value = a.values_in[i];
-  }
+  if (lane < owned && i < n) item.load(a, i);
   // Padding sorts after every key (all ones, and after them in index order). Loads in batches
   // of fill_batch, all in flight at once.
   constexpr int fill_batch = 4;
@@ -219,10 +232,7 @@ __global__ void __launch_bounds__(rank_sort_max_threads) radix_rank_sort_kernel(
     const unsigned r = warp_reduce<unsigned>{}.sum(before[k]);
     if (lane == k) rank = r;
   }
-  if (lane < owned && i < n) {
-    reinterpret_cast<bits_t*>(a.keys_out)[rank] = key;
-    if constexpr (HasValues) a.values_out[rank] = value;
-  }
+  if (lane < owned && i < n) item.store(a, rank);
 }
 
 // ---- Bucketed rank sort: the comparisons confined to a key's bucket --------------------------
@@ -357,17 +367,14 @@ __global__ void __launch_bounds__(bucket_sort_threads, 1) radix_bucket_sort_kern
   const int tid = static_cast<int>(threadIdx.x);
   const int lane = tid % 32;
   const int warp = tid / 32;
+  // Items a thread holds. `r < rounds` follows from `j < n` but is uniform: without it nvcc
+  // predicates every item separately (a different, longer sm_90 code for the same work).
   const int rounds = (n + threads - 1) / threads;
   const int first = (static_cast<int>(blockIdx.x) * warps + warp) * keys_per_warp;
   const int owned = first < n ? min(keys_per_warp, n - first) : 0;
   // The owned key (and value) of lanes 0..owned-1, loaded now, in flight with the others.
-  using value_t = std::remove_cv_t<std::remove_pointer_t<decltype(a.values_in)>>;
-  bits_t key{};
-  value_t value{};
-  if (lane < owned) {
-    key = keys_in[first + lane];
-    if constexpr (HasValues) value = a.values_in[first + lane];
-  }
+  rank_sort_owned<Key, HasValues, Args> item;
+  if (lane < owned) item.load(a, first + lane);
 
   // Item r of this thread: tid + r * threads (coalesced loads).
   word_t v[per_thread];
@@ -395,10 +402,7 @@ __global__ void __launch_bounds__(bucket_sort_threads, 1) radix_bucket_sort_kern
   warp_or_and(any, all);
   const word_t differ = any ^ all;
   if (differ == 0) {  // every sort value equal: the input order
-    if (lane < owned) {
-      reinterpret_cast<bits_t*>(a.keys_out)[first + lane] = key;
-      if constexpr (HasValues) a.values_out[first + lane] = value;
-    }
+    if (lane < owned) item.store(a, static_cast<unsigned>(first + lane));
     return;
   }
   // The bucket digit: the highest bucket_digit_bits bits in which the values differ (all values
@@ -433,7 +437,7 @@ __global__ void __launch_bounds__(bucket_sort_threads, 1) radix_bucket_sort_kern
 
   // Ranks: lane k holds owned key k; for each owned key in turn the whole warp counts the pairs of
   // its bucket that are greater; the smaller ones are the rest.
-  const word_t mine = rank_sort_value<Key, Descending>(key, window);
+  const word_t mine = rank_sort_value<Key, Descending>(item.key, window);
   unsigned rank = 0;
   for (int k = 0; k < owned; ++k) {
     const word_t m = __shfl_sync(0xffffffffu, mine, k);
@@ -448,10 +452,7 @@ __global__ void __launch_bounds__(bucket_sort_threads, 1) radix_bucket_sort_kern
     greater = warp_reduce<unsigned>{}.sum(greater);
     if (lane == k) rank = end - 1 - greater;
   }
-  if (lane < owned) {
-    reinterpret_cast<bits_t*>(a.keys_out)[rank] = key;
-    if constexpr (HasValues) a.values_out[rank] = value;
-  }
+  if (lane < owned) item.store(a, rank);
 }
 
 }  // namespace detail
