@@ -58,6 +58,24 @@ template <class Query>
   return e;
 }
 
+/// Peak DRAM bandwidth of `device` per SM, in MB/s (memory clock x bus width, double data rate,
+/// over the SM count): how much memory traffic each SM's work can draw on. Queried once per
+/// device, then cached. H100 80GB HBM3: 2,619 MHz x 5,120 bits over 132 SMs = 25,396; H200:
+/// 3,201 MHz x 6,016 bits over 132 SMs = 36,472.
+[[nodiscard]] inline cudaError_t dram_mbps_per_sm(int device, int& mbps) {
+  static std::atomic<int> cache[cached_devices] = {};
+  return cached_per_device(cache, device, mbps, [&](int& v) {
+    int clock_khz = 0, bus_bits = 0, sms = 0;
+    cudaError_t q = cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, device);
+    if (q == cudaSuccess) q = cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device);
+    if (q == cudaSuccess) q = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    const long long bytes_per_s = 2ll * clock_khz * 1000 * (bus_bits / 8);
+    const long long per_sm = sms > 0 ? bytes_per_s / sms / 1000000 : 0;
+    v = per_sm > 0 ? static_cast<int>(per_sm) : 1;  // 1: unknown (cached values must be positive)
+    return q;
+  });
+}
+
 /// Checks a launch's outcome; with GPUPRIM_DEBUG_SYNC also waits for the stream (unless it is
 /// being captured) so that a faulting kernel is reported by the call that launched it.
 [[nodiscard]] inline cudaError_t after_launch(cudaError_t launch_error, cudaStream_t stream) {

@@ -84,6 +84,9 @@ struct radix_sort_args {
   int begin_bit;
   int end_bit;
   radix_sort_control* control;
+  /// Onesweep pairs of up to 8 bytes an item: have L2 fetch a tile's values while its keys are
+  /// ranked (set per device by launch_onesweep).
+  bool prefetch_values = true;
 };
 
 // ---- Shapes (measured on the H200; see notes/PERF.md) -----------------------------------------
@@ -383,10 +386,12 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
   }
   const auto digit_of = [&](int i) { return traits::digit(ordered[i], shift, bits); };
   const Value* vsrc = first ? a.values_in : (read_output ? a.values_out : a.values_alt);
-  // Passes of up to 8 bytes an item are latency-bound: have L2 fetch the values while the keys are
-  // ranked. (H200, 2^28 pairs: u32/u32 5% faster; u64/u32 the same; u64/u64 6% slower.)
+  // Passes of up to 8 bytes an item are latency-bound where DRAM bandwidth is plentiful: have L2
+  // fetch the values while the keys are ranked, on devices where that was measured to pay
+  // (launch_onesweep; H200, 2^28 pairs: u32/u32 5% faster at 20 items, 1-2% at 26; u64/u32 the
+  // same; u64/u64 6% slower).
   if constexpr (has_values && radix_item_bytes<Key, Value> <= 8) {
-    l2_prefetch<threads>(vsrc + tile_base, std::size_t(valid) * sizeof(Value));
+    if (a.prefetch_values) l2_prefetch<threads>(vsrc + tile_base, std::size_t(valid) * sizeof(Value));
   }
 
   rank_t ranker(s.u.rank);
@@ -726,6 +731,14 @@ cudaError_t prepare_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args
   return cudaMemsetAsync(parts[0], 0, zero_bytes, stream);
 }
 
+/// Devices with at least this much DRAM bandwidth per SM (MB/s, dram_mbps_per_sm) prefetch the
+/// values of onesweep pair tiles into L2. Measured, u32/u32 pairs (26 items), same process as
+/// CUB: H200 (36,472 MB/s per SM) 2^28 7355 us with the prefetch against 7423 without (CUB 7456),
+/// 2^26 1901 against 1928 (1928); H100 80GB HBM3 (25,396) 9337 us with it against 8637 without
+/// (CUB 8675), 2^26 2386 against 2227 (2247): there the prefetched values compete with the keys
+/// for DRAM and L2 (notes/PERF.md, session 17).
+inline constexpr int radix_prefetch_min_mbps_per_sm = 30000;
+
 template <class Key, class Value, bool Descending, class State>
 cudaError_t launch_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args<Key, Value> a, int passes,
                             cudaStream_t stream) {
@@ -741,6 +754,12 @@ cudaError_t launch_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args<
   int resident = 0;
   e = resident_blocks_per_sm<histogram>(radix_histogram_threads, device.ordinal, resident);
   if (e != cudaSuccess) return e;
+  if constexpr (!std::is_same_v<Value, no_values>) {
+    int mbps = 0;
+    e = dram_mbps_per_sm(device.ordinal, mbps);
+    if (e != cudaSuccess) return e;
+    a.prefetch_values = mbps >= radix_prefetch_min_mbps_per_sm;
+  }
   State* states_even = nullptr;
   State* states_odd = nullptr;
   e = prepare_onesweep<Key, Value, State, shape>(temp, temp_bytes, a, states_even, states_odd, stream);
