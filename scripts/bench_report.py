@@ -420,10 +420,12 @@ def regenerate_lines(args):
 def charts_command(args):
     """The make_charts.py call for this page: its defaults (docs/data -> docs/charts) unless the
     JSON comes from another folder, e.g. a page per GPU (docs/h100/data -> docs/h100/charts)."""
-    data_dir = os.path.dirname(os.path.normpath(args.json[0]))
-    if not args.out or data_dir in ("", os.path.join("docs", "data")):
+    if not args.out:
         return "python3 scripts/make_charts.py"
-    chart_dir = os.path.join(os.path.dirname(os.path.normpath(args.out)), "charts")
+    data_dir = os.path.normpath(os.path.dirname(os.path.normpath(args.json[0])) or ".")
+    chart_dir = os.path.normpath(os.path.join(os.path.dirname(os.path.normpath(args.out)), "charts"))
+    if data_dir == os.path.join("docs", "data") and chart_dir == os.path.join("docs", "charts"):
+        return "python3 scripts/make_charts.py"
     return "python3 scripts/make_charts.py --data %s --out %s" % (shlex.quote(data_dir), shlex.quote(chart_dir))
 
 

@@ -84,8 +84,8 @@ struct radix_sort_args {
   int begin_bit;
   int end_bit;
   radix_sort_control* control;
-  /// Onesweep pairs of up to 8 bytes an item: have L2 fetch a tile's values while its keys are
-  /// ranked (set per device by launch_onesweep).
+  /// Pairs of up to 8 bytes an item: have L2 fetch a tile's values while its keys are ranked (set
+  /// per device by choose_value_prefetch).
   bool prefetch_values = true;
 };
 
@@ -739,6 +739,21 @@ cudaError_t prepare_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args
 /// for DRAM and L2 (notes/PERF.md, session 17).
 inline constexpr int radix_prefetch_min_mbps_per_sm = 30000;
 
+/// Sets `a.prefetch_values` for `device` (pair sorts; both the onesweep and the fused kernels).
+/// The fused kernel, H100, u32/u32 and u64/u32 pairs of 20000 to 131072 items, same process:
+/// 0.97-1.01x the time without the prefetch (notes/PERF.md, session 18), so one rule serves both.
+template <class Key, class Value>
+[[nodiscard]] cudaError_t choose_value_prefetch(const device_facts& device, radix_sort_args<Key, Value>& a) {
+  if constexpr (std::is_same_v<Value, no_values>) {
+    return cudaSuccess;
+  } else {
+    int mbps = 0;
+    const cudaError_t e = dram_mbps_per_sm(device, mbps);
+    a.prefetch_values = mbps >= radix_prefetch_min_mbps_per_sm;
+    return e;
+  }
+}
+
 template <class Key, class Value, bool Descending, class State>
 cudaError_t launch_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args<Key, Value> a, int passes,
                             cudaStream_t stream) {
@@ -754,12 +769,8 @@ cudaError_t launch_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args<
   int resident = 0;
   e = resident_blocks_per_sm<histogram>(radix_histogram_threads, device.ordinal, resident);
   if (e != cudaSuccess) return e;
-  if constexpr (!std::is_same_v<Value, no_values>) {
-    int mbps = 0;
-    e = dram_mbps_per_sm(device.ordinal, mbps);
-    if (e != cudaSuccess) return e;
-    a.prefetch_values = mbps >= radix_prefetch_min_mbps_per_sm;
-  }
+  e = choose_value_prefetch(device, a);
+  if (e != cudaSuccess) return e;
   State* states_even = nullptr;
   State* states_odd = nullptr;
   e = prepare_onesweep<Key, Value, State, shape>(temp, temp_bytes, a, states_even, states_odd, stream);
@@ -796,6 +807,8 @@ cudaError_t launch_fused(void* temp, std::size_t temp_bytes, radix_sort_args<Key
   if (e != cudaSuccess) return e;
   int resident = 0;
   e = resident_blocks_per_sm<kernel>(shape::block_threads, device.ordinal, resident, smem);
+  if (e != cudaSuccess) return e;
+  e = choose_value_prefetch(device, a);
   if (e != cudaSuccess) return e;
   state_t* states_even = nullptr;
   state_t* states_odd = nullptr;
