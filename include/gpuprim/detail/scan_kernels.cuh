@@ -114,11 +114,13 @@ __global__ void __launch_bounds__(Shape::block_threads, (scan_min_blocks_per_sm<
 /// streaming scan with small inputs through it); otherwise the default shape.
 struct scan_force_streaming {};
 
-/// Inputs of at least this many bytes stream. H100 (scratch build/scratch/scan_stream_check, same
-/// run as CUB): inclusive_sum f64 2^22 44.2 us streaming vs 46.3 tile-per-block, 2^20 27.6 vs
-/// 25.0, 2^28 1505 vs 1763 (CUB 1664); exclusive_sum i32 2^22 28.9 vs 29.3, 2^23 40.5 vs 45.1,
-/// 2^28 782 vs 933 (CUB 890).
-inline constexpr std::size_t streaming_scan_min_bytes = std::size_t(1) << 25;
+/// Inputs of at least this many items stream. The crossover lies between 4M and 6M items for both
+/// 4- and 8-byte items (both kernels cut 32 KiB tiles, 8192 or 4096 items). Same process as CUB,
+/// 31 rounds, streaming against tile-per-block (notes/PERF.md, session 18): i32 5M items 0.96-0.97x
+/// the time on the H100 and H200, 6M 0.93x (H100) and 0.96-0.98x (H200), 4M 0.99-1.01x; 8-byte
+/// items at 4M (32 MiB) 1.01-1.08x, at 6M 0.94-0.97x (the earlier threshold of 32 MiB streamed
+/// 8-byte items from 4M and i32 only from 8M).
+inline constexpr std::size_t streaming_scan_min_items = std::size_t(5) << 20;
 
 /// Launches the streaming scan when this device and the kernel's code support it (`launched`
 /// tells). The tile states and the ticket are zeroed first.
@@ -187,7 +189,7 @@ cudaError_t scan(void* temp, std::size_t& temp_bytes, bool size_query, InputIt i
                 stream_t::tile_items >= shape_t::tile_items) {
     const std::size_t body_vectors = (n - head) / stream_t::G;
     const std::size_t stream_tiles = (body_vectors + stream_t::tile_vectors - 1) / stream_t::tile_vectors;
-    const bool large = force_streaming || (n - head) * sizeof(*in) >= streaming_scan_min_bytes;
+    const bool large = force_streaming || n - head >= streaming_scan_min_items;
     if (vector_store && large && stream_tiles > 1) {
       const params_t params{in, out, n, static_cast<int>(head), static_cast<unsigned>(stream_tiles), true,
                             init, op, make_tile_states<AccT>(parts)};
