@@ -116,10 +116,10 @@ struct scan_force_streaming {};
 
 /// Inputs of at least this many items stream. The crossover lies between 4M and 6M items for both
 /// 4- and 8-byte items (both kernels cut 32 KiB tiles, 8192 or 4096 items). Same process as CUB,
-/// 31 rounds, streaming against tile-per-block (notes/PERF.md, session 18): i32 5M items 0.96-0.97x
-/// the time on the H100 and H200, 6M 0.93x (H100) and 0.96-0.98x (H200), 4M 0.99-1.01x; 8-byte
-/// items at 4M (32 MiB) 1.01-1.08x, at 6M 0.94-0.97x (the earlier threshold of 32 MiB streamed
-/// 8-byte items from 4M and i32 only from 8M).
+/// the streaming scan's time over the tile-per-block scan's (notes/PERF.md, session 18): i32 5M
+/// items 0.96-0.97 on the H100 and H200, 6M 0.93 (H100) and 0.96-0.98 (H200), 4M 1.03 (H100);
+/// 8-byte items 4M (32 MiB) 0.99-1.03 (H100) and 1.00-1.08 (H200), 6M 0.94-0.96 (H100). The
+/// earlier threshold of 32 MiB streamed 8-byte items from 4M and i32 only from 8M.
 inline constexpr std::size_t streaming_scan_min_items = std::size_t(5) << 20;
 
 /// Launches the streaming scan when this device and the kernel's code support it (`launched`
