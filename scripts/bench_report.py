@@ -420,11 +420,9 @@ def regenerate_lines(args):
 def charts_command(args):
     """The make_charts.py call for this page: its defaults (docs/data -> docs/charts) unless the
     JSON comes from another folder, e.g. a page per GPU (docs/h100/data -> docs/h100/charts)."""
-    if not args.out:
-        return "python3 scripts/make_charts.py"
-    data_dir = os.path.normpath(os.path.dirname(os.path.normpath(args.json[0])) or ".")
-    chart_dir = os.path.normpath(os.path.join(os.path.dirname(os.path.normpath(args.out)), "charts"))
-    if data_dir == os.path.join("docs", "data") and chart_dir == os.path.join("docs", "charts"):
+    data_dir = os.path.relpath(os.path.dirname(os.path.abspath(args.json[0])))
+    chart_dir = os.path.relpath(CHART_DIR) if CHART_DIR is not None else None
+    if chart_dir is None or (data_dir, chart_dir) == (os.path.join("docs", "data"), os.path.join("docs", "charts")):
         return "python3 scripts/make_charts.py"
     return "python3 scripts/make_charts.py --data %s --out %s" % (shlex.quote(data_dir), shlex.quote(chart_dir))
 
@@ -485,8 +483,7 @@ def main():
         if CHART_DIR is not None and os.path.isdir(CHART_DIR):
             # Links into docs/ from wherever the page lives (docs/ or a folder below it).
             docs = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs")
-            up = os.path.relpath(docs, os.path.dirname(os.path.abspath(args.out)))
-            link = (lambda name: name) if up == "." else (lambda name: up + "/" + name)
+            link = lambda name: os.path.relpath(os.path.join(docs, name), os.path.dirname(os.path.abspath(args.out)))
             page += ["Back to the [documentation index](%s); the classic reduction steps next to "
                      "gpuprim and CUB, explained: [the reduction ladder](%s)." % (link("README.md"), link("ladder.md")), ""]
         page += header + [""] + body + [METHOD + (SORT_METHOD if sorts else "")]

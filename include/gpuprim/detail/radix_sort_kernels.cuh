@@ -388,7 +388,7 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
   const Value* vsrc = first ? a.values_in : (read_output ? a.values_out : a.values_alt);
   // Passes of up to 8 bytes an item are latency-bound where DRAM bandwidth is plentiful: have L2
   // fetch the values while the keys are ranked, on devices where that was measured to pay
-  // (launch_onesweep; H200, 2^28 pairs: u32/u32 5% faster at 20 items, 1-2% at 26; u64/u32 the
+  // (choose_value_prefetch; H200, 2^28 pairs: u32/u32 5% faster at 20 items, 1-2% at 26; u64/u32 the
   // same; u64/u64 6% slower).
   if constexpr (has_values && radix_item_bytes<Key, Value> <= 8) {
     if (a.prefetch_values) l2_prefetch<threads>(vsrc + tile_base, std::size_t(valid) * sizeof(Value));
