@@ -55,20 +55,32 @@ inline constexpr int radix_max_passes = 64 / radix_bits;
 /// Stand-in value type of keys-only sorts.
 struct no_values {};
 
-/// Per-call control block in the workspace; zeroed by a memset before the histogram kernel.
+/// The counters of one sort that start at zero: the memset before the first kernel clears only
+/// these (radix_sort_control::head), so that it stays small. H200: a memset of up to 4096 bytes
+/// costs the host 0.8 us, a larger one 2.8-3.5 us, as much as a kernel launch, and the GPU waits
+/// for it (notes/PERF.md, session 19). The digit counts and the first pass's look-back states,
+/// which also start at zero, are cleared on the device (radix_clear_counts, the histogram).
+struct radix_sort_counters {
+  unsigned tile_counter[radix_max_passes];  // next tile of each pass kernel
+  unsigned ticket;                          // histogram blocks (or tiles) done
+  unsigned plan_ready;                      // fused sort: offsets and passes chosen
+  unsigned work_ticket;                     // fused sort: next work item
+  unsigned tiles_done[radix_max_passes];    // fused sort: tiles of each pass done
+  unsigned count_ticket;                    // histogram blocks (or tiles) started
+  unsigned counts_clear;                    // 1 once `counts` is zeroed
+};
+
+/// Per-call control block in the workspace.
 struct radix_sort_control {
-  unsigned long long counts[radix_max_passes][radix_bins];   // digit counts of each digit position
-  unsigned long long offsets[radix_max_passes][radix_bins];  // their exclusive scans
-  unsigned tile_counter[radix_max_passes];                   // next tile of each pass kernel
-  unsigned ticket;                                            // histogram blocks (or tiles) done
-  unsigned plan_ready;                                        // fused sort: offsets and passes chosen
-  unsigned work_ticket;                                       // fused sort: next work item
-  unsigned tiles_done[radix_max_passes];                      // fused sort: tiles of each pass done
+  radix_sort_counters head;                                   // zeroed by a memset
   unsigned active_passes;                                     // passes left after skipping
   int pass_shift[radix_max_passes];                           // of each pass left, in order
   int pass_bits[radix_max_passes];
   int pass_position[radix_max_passes];                        // its row in counts / offsets
+  unsigned long long counts[radix_max_passes][radix_bins];   // digit counts of each digit position
+  unsigned long long offsets[radix_max_passes][radix_bins];  // their exclusive scans
 };
+static_assert(sizeof(radix_sort_counters) <= 4096, "the control block's memset stays small");
 
 /// Pointers and sizes of one sort, shared by all its kernels.
 template <class Key, class Value>
@@ -165,6 +177,7 @@ struct radix_histogram_storage {
   unsigned counts[radix_max_passes][radix_bins];
   typename block_scan<unsigned long long, radix_histogram_threads>::temp_storage scan;
   bool last_block;
+  bool clears_counts;
   bool uniform[radix_max_passes];
 };
 
@@ -192,6 +205,26 @@ GPUPRIM_DEVICE void radix_count_chunk(radix_histogram_storage& s,
   }
 }
 
+/// Waits until `*counter` reaches `target`; called by one thread, then a barrier.
+GPUPRIM_DEVICE void wait_for_count(const unsigned* counter, unsigned target) {
+  poll_backoff backoff;
+  while (acquire_load(counter) < target) backoff.pause();
+}
+
+/// Zeroes the global digit counts of `passes` passes, then announces it (counts_clear). Called by
+/// every thread of the one histogram block or tile that started first: it waits for nothing, so
+/// the others, which wait for it before adding their counts, cannot deadlock.
+GPUPRIM_DEVICE void radix_clear_counts(radix_sort_control* control, int passes) {
+  for (int k = threadIdx.x; k < passes * radix_bins; k += radix_histogram_threads) {
+    control->counts[k / radix_bins][k % radix_bins] = 0;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();
+    atomicExch(&control->head.counts_clear, 1u);
+  }
+}
+
 /// Counts the digits of every pass of the keys in chunks of radix_histogram_threads x
 /// radix_histogram_items starting at `first`, `stride` apart, below `end`, and adds the counts to
 /// the global ones. Every thread of a block of radix_histogram_threads calls it.
@@ -207,7 +240,10 @@ GPUPRIM_DEVICE void radix_count_digits(radix_histogram_storage& s, const Key* ke
   for (int k = threadIdx.x; k < radix_max_passes * radix_bins; k += radix_histogram_threads) {
     s.counts[k / radix_bins][k % radix_bins] = 0;
   }
+  // The first block (or fused histogram tile) to start clears the global counts for all.
+  if (threadIdx.x == 0) s.clears_counts = atomicAdd(&control->head.count_ticket, 1u) == 0;
   __syncthreads();
+  if (s.clears_counts) radix_clear_counts(control, passes);
   for (std::size_t base = first; base < end; base += stride) {
     // Thread t holds items t, t + threads, ...: each load instruction of a warp is coalesced.
     bits_t ordered[radix_histogram_items];
@@ -230,6 +266,7 @@ GPUPRIM_DEVICE void radix_count_digits(radix_histogram_storage& s, const Key* ke
       radix_count_chunk<Key, false>(s, ordered, count, passes, begin_bit, end_bit);
     }
   }
+  if (threadIdx.x == 0) wait_for_count(&control->head.counts_clear, 1u);
   __syncthreads();
   for (int k = threadIdx.x; k < passes * radix_bins; k += radix_histogram_threads) {
     const unsigned c = s.counts[k / radix_bins][k % radix_bins];
@@ -242,7 +279,7 @@ GPUPRIM_DEVICE void radix_count_digits(radix_histogram_storage& s, const Key* ke
 GPUPRIM_DEVICE bool radix_histogram_arrive(radix_histogram_storage& s, radix_sort_control* control, unsigned arrivals) {
   __threadfence();
   __syncthreads();
-  if (threadIdx.x == 0) s.last_block = atomicAdd(&control->ticket, 1u) == arrivals - 1;
+  if (threadIdx.x == 0) s.last_block = atomicAdd(&control->head.ticket, 1u) == arrivals - 1;
   __syncthreads();
   const bool last = s.last_block;
   if (last) __threadfence();
@@ -281,12 +318,18 @@ GPUPRIM_DEVICE void radix_plan(radix_histogram_storage& s, radix_sort_control* c
 }
 
 /// Counts the digits of every pass in one read of the keys; the last block scans the counts and
-/// chooses the passes.
+/// chooses the passes. The blocks also zero the first pass's look-back states (`clear_vectors`
+/// 16-byte vectors at `clear`), which pass 0 reads only after this grid has ended.
 template <class Key, bool Descending>
 __global__ void __launch_bounds__(radix_histogram_threads)
-    radix_histogram_kernel(const Key* keys, std::size_t n, int begin_bit, int end_bit, radix_sort_control* control) {
+    radix_histogram_kernel(const Key* keys, std::size_t n, int begin_bit, int end_bit, radix_sort_control* control,
+                           uint4* clear, std::size_t clear_vectors) {
   __shared__ radix_histogram_storage s;
   allow_next_grid();  // pass 0 may be scheduled now; it waits for this grid before reading anything
+  for (std::size_t i = std::size_t(blockIdx.x) * radix_histogram_threads + threadIdx.x; i < clear_vectors;
+       i += std::size_t(gridDim.x) * radix_histogram_threads) {
+    clear[i] = make_uint4(0, 0, 0, 0);
+  }
   constexpr std::size_t chunk = std::size_t(radix_histogram_threads) * radix_histogram_items;
   radix_count_digits<Key, Descending>(s, keys, blockIdx.x * chunk, n, std::size_t(gridDim.x) * chunk, begin_bit,
                                       end_bit, control);
@@ -524,7 +567,7 @@ __global__ void __launch_bounds__(Shape::block_threads, radix_min_blocks_per_sm<
   // would let every later pass's blocks in at once and crowd the SMs with waiting blocks (H200,
   // 2^20 u32 keys: 93 us instead of 85).
   wait_for_previous_grid();
-  if (threadIdx.x == 0) s.tile = atomicAdd(&a.control->tile_counter[slot], 1u);
+  if (threadIdx.x == 0) s.tile = atomicAdd(&a.control->head.tile_counter[slot], 1u);
   __syncthreads();
   onesweep_tile<Key, Value, Descending, State, Shape>(a, s, slot, s.tile, states_even, states_odd);
 }
@@ -535,12 +578,6 @@ union fused_storage {
   radix_histogram_storage histogram;
   onesweep_storage<Key, Value, Shape, State> pass;
 };
-
-/// Waits until `*counter` reaches `target`; called by one thread, then a barrier.
-GPUPRIM_DEVICE void wait_for_count(const unsigned* counter, unsigned target) {
-  poll_backoff backoff;
-  while (acquire_load(counter) < target) backoff.pause();
-}
 
 /// The whole sort of a few hundred tiles in one launch. The work items are the histogram of every
 /// tile, then every tile of pass 0, pass 1, ..., taken in that order from a counter by resident
@@ -562,11 +599,16 @@ __global__ void __launch_bounds__(Shape::block_threads, radix_min_blocks_per_sm<
   const unsigned items = tiles * static_cast<unsigned>(passes + 1);
   for (;;) {
     __syncthreads();  // the previous item is done with `item` and the shared storage
-    if (threadIdx.x == 0) item = atomicAdd(&control->work_ticket, 1u);
+    if (threadIdx.x == 0) item = atomicAdd(&control->head.work_ticket, 1u);
     __syncthreads();
     const unsigned k = item;
     if (k >= items) return;
     if (k < tiles) {
+      // Pass 0's look-back state of tile k starts at zero; pass 0 waits for the plan, which comes
+      // after every histogram item.
+      for (int d = threadIdx.x; d < radix_bins; d += Shape::block_threads) {
+        states_even[std::size_t(k) * radix_bins + d] = 0;
+      }
       const std::size_t first = std::size_t(k) * Shape::tile_items;
       const std::size_t end = a.n - first < std::size_t(Shape::tile_items) ? a.n : first + Shape::tile_items;
       radix_count_digits<Key, Descending>(s.histogram, a.keys_in, first, end,
@@ -577,7 +619,7 @@ __global__ void __launch_bounds__(Shape::block_threads, radix_min_blocks_per_sm<
         __syncthreads();
         if (threadIdx.x == 0) {
           __threadfence();
-          atomicExch(&control->plan_ready, 1u);
+          atomicExch(&control->head.plan_ready, 1u);
         }
       }
       continue;
@@ -585,14 +627,15 @@ __global__ void __launch_bounds__(Shape::block_threads, radix_min_blocks_per_sm<
     const int slot = static_cast<int>((k - tiles) / tiles);
     const unsigned tile = (k - tiles) % tiles;
     if (threadIdx.x == 0) {
-      wait_for_count(slot == 0 ? &control->plan_ready : &control->tiles_done[slot - 1], slot == 0 ? 1u : tiles);
+      wait_for_count(slot == 0 ? &control->head.plan_ready : &control->head.tiles_done[slot - 1],
+                     slot == 0 ? 1u : tiles);
     }
     __syncthreads();
     onesweep_tile<Key, Value, Descending, State, Shape>(a, s.pass, slot, tile, states_even, states_odd);
     __syncthreads();  // every thread's stores of this tile are issued
     if (threadIdx.x == 0) {
       __threadfence();
-      atomicAdd(&control->tiles_done[slot], 1u);
+      atomicAdd(&control->head.tiles_done[slot], 1u);
     }
   }
 }
@@ -715,7 +758,7 @@ inline unsigned resident_grid(std::size_t work, const device_facts& device, int 
 }
 
 /// Carves the onesweep workspace (Shape's tiles) into `a` and the two state regions, and zeroes
-/// the control block and the even states (one memset: parts 0 and 1 are contiguous).
+/// the control block's counters (the first kernel zeroes the rest that needs it).
 template <class Key, class Value, class State, class Shape>
 cudaError_t prepare_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args<Key, Value>& a, State*& states_even,
                              State*& states_odd, cudaStream_t stream) {
@@ -727,8 +770,7 @@ cudaError_t prepare_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args
   if constexpr (!std::is_same_v<Value, no_values>) a.values_alt = static_cast<Value*>(parts[4]);
   states_even = static_cast<State*>(parts[1]);
   states_odd = static_cast<State*>(parts[2]);
-  const std::size_t zero_bytes = static_cast<char*>(parts[2]) - static_cast<char*>(parts[0]);
-  return cudaMemsetAsync(parts[0], 0, zero_bytes, stream);
+  return cudaMemsetAsync(&a.control->head, 0, sizeof(radix_sort_counters), stream);
 }
 
 /// Devices with at least this much DRAM bandwidth per SM (MB/s, dram_mbps_per_sm) prefetch the
@@ -778,11 +820,13 @@ cudaError_t launch_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args<
 
   constexpr std::size_t chunk = std::size_t(radix_histogram_threads) * radix_histogram_items;
   const unsigned hist_grid = resident_grid((a.n + chunk - 1) / chunk, device, resident);
+  const std::size_t tiles = (a.n + shape::tile_items - 1) / shape::tile_items;
+  static_assert(radix_bins * sizeof(State) % sizeof(uint4) == 0, "the histogram zeroes whole vectors of states");
+  const std::size_t clear_vectors = tiles * radix_bins * sizeof(State) / sizeof(uint4);
   e = launch(histogram, hist_grid, radix_histogram_threads, stream, launch_mode::plain, a.keys_in, a.n, a.begin_bit,
-             a.end_bit, a.control);
+             a.end_bit, a.control, reinterpret_cast<uint4*>(states_even), clear_vectors);
   if (e != cudaSuccess) return e;
 
-  const std::size_t tiles = (a.n + shape::tile_items - 1) / shape::tile_items;
   const launch_mode chained = device.cc_major >= 9 ? launch_mode::overlap_previous : launch_mode::plain;
   for (int slot = 0; slot < passes; ++slot) {
     e = launch_with_smem(pass, static_cast<unsigned>(tiles), shape::block_threads, smem, stream, chained, a, slot,
