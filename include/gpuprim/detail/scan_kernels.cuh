@@ -30,7 +30,8 @@ template <class InputIt, class OutputIt>
 using sum_accumulator_t = std::remove_cv_t<
     std::conditional_t<std::is_pointer_v<OutputIt>, std::remove_pointer_t<OutputIt>, iterator_value_t<InputIt>>>;
 
-/// Bytes before the tile states in the status part: the streaming scan's ticket counter.
+/// Bytes before the tile states in the status part: the streaming scan's ticket counter and the
+/// count of its warps that have zeroed the tile states.
 inline constexpr std::size_t scan_ticket_bytes = 16;
 
 /// The workspace of a device scan of `n` items: a ticket counter and the tile states, for
@@ -114,33 +115,34 @@ __global__ void __launch_bounds__(Shape::block_threads, (scan_min_blocks_per_sm<
 /// streaming scan with small inputs through it); otherwise the default shape.
 struct scan_force_streaming {};
 
-/// Inputs of at least this many items stream. The crossover lies between 4M and 6M items for both
-/// 4- and 8-byte items (both kernels cut 32 KiB tiles, 8192 or 4096 items). Same process as CUB,
-/// the streaming scan's time over the tile-per-block scan's (notes/PERF.md, session 18): i32 5M
-/// items 0.96-0.97 on the H100 and H200, 6M 0.93 (H100) and 0.96-0.98 (H200), 4M 1.03 (H100);
-/// 8-byte items 4M (32 MiB) 0.99-1.03 (H100) and 1.00-1.08 (H200), 6M 0.94-0.96 (H100). The
-/// earlier threshold of 32 MiB streamed 8-byte items from 4M and i32 only from 8M.
-inline constexpr std::size_t streaming_scan_min_items = std::size_t(5) << 20;
+/// Inputs of at least this many items of `ItemBytes` bytes stream: 5M 4-byte items (20 MiB), 2M
+/// 8-byte items (16 MiB). Both kernels cut 32 KiB tiles (8192 or 4096 items). Same process as CUB,
+/// the streaming scan's time over the tile-per-block scan's (notes/PERF.md): 4-byte items (session
+/// 18) 5M 0.96-0.97 on the H100 and H200, 6M 0.93 (H100) and 0.96-0.98 (H200), 4M 1.03 (H100);
+/// 8-byte items (H200, session 19, once the streaming scan zeroed its own tile states and the
+/// memset before it shrank to 16 bytes) 1.5M 0.98-1.07, 2M 0.95-0.98, 3M 0.94-0.98, 4M 0.94-0.97.
+template <int ItemBytes>
+inline constexpr std::size_t streaming_scan_min_items = ItemBytes <= 4 ? std::size_t(5) << 20 : std::size_t(2) << 20;
 
 /// Launches the streaming scan when this device and the kernel's code support it (`launched`
-/// tells). The tile states and the ticket are zeroed first.
+/// tells). Only the ticket bytes are zeroed first (a memset of 16 bytes); the kernel zeroes the
+/// tile states itself, on a cooperative grid (scan_streaming.cuh).
 template <class Params>
 cudaError_t launch_streaming_scan(const Params& params, void* const (&parts)[3], std::size_t body_vectors, int tail,
                                   cudaStream_t stream, bool& launched) {
   using stream_t = streaming_scan<Params>;
-  using states_t = tile_states_t<typename Params::acc_type>;
   constexpr auto kernel = streaming_scan_kernel<Params>;
   device_facts device;
   cudaError_t e = prepare_sm90_kernel<kernel>(stream_t::smem_bytes, device, launched);
   if (e != cudaSuccess || !launched) return e;
-  unsigned char* status = static_cast<unsigned char*>(parts[scan_plan::status_part]);
-  e = cudaMemsetAsync(status, 0, scan_ticket_bytes + std::size_t(params.tiles) * states_t::status_bytes_per_tile,
-                      stream);
+  unsigned* counters = static_cast<unsigned*>(parts[scan_plan::status_part]);  // ticket, cleared
+  static_assert(scan_ticket_bytes >= 2 * sizeof(unsigned), "the ticket bytes hold both counters");
+  e = cudaMemsetAsync(counters, 0, scan_ticket_bytes, stream);
   if (e != cudaSuccess) return e;
-  const streaming_scan_params<Params> sp{params, reinterpret_cast<unsigned*>(status), body_vectors, tail};
+  const streaming_scan_params<Params> sp{params, counters, counters + 1, body_vectors, tail};
   const unsigned grid = params.tiles < unsigned(device.sm_count) ? params.tiles : unsigned(device.sm_count);
-  return launch_with_smem(kernel, grid, stream_t::block_threads, stream_t::smem_bytes, stream, launch_mode::plain,
-                          sp);
+  return launch_with_smem(kernel, grid, stream_t::block_threads, stream_t::smem_bytes, stream,
+                          launch_mode::cooperative, sp);
 }
 
 /// Every device scan ends here. `InitT` is the accumulator type `AccT` for exclusive scans and
@@ -189,7 +191,7 @@ cudaError_t scan(void* temp, std::size_t& temp_bytes, bool size_query, InputIt i
                 stream_t::tile_items >= shape_t::tile_items) {
     const std::size_t body_vectors = (n - head) / stream_t::G;
     const std::size_t stream_tiles = (body_vectors + stream_t::tile_vectors - 1) / stream_t::tile_vectors;
-    const bool large = force_streaming || n - head >= streaming_scan_min_items;
+    const bool large = force_streaming || n - head >= streaming_scan_min_items<16 / stream_t::G>;
     if (vector_store && large && stream_tiles > 1) {
       const params_t params{in, out, n, static_cast<int>(head), static_cast<unsigned>(stream_tiles), true,
                             init, op, make_tile_states<AccT>(parts)};
@@ -205,10 +207,14 @@ cudaError_t scan(void* temp, std::size_t& temp_bytes, bool size_query, InputIt i
   auto* kernel = scan_kernel<shape_t, params_t>;
   if (tiles <= 1) return launch(kernel, 1, shape_t::block_threads, stream, false, params);
 
-  // Mark every tile state INVALID (all zero bits) first. H200, 2^20 items: a memset node
-  // costs 2.4 us less than an init kernel overlapped with programmatic dependent launch.
-  e = cudaMemsetAsync(parts[scan_plan::status_part], 0, scan_ticket_bytes + tiles * states_t::status_bytes_per_tile,
-                      stream);
+  // Mark every tile state INVALID (all zero bits) first; this kernel takes no ticket, so the
+  // ticket's bytes are left out. H200: a memset of up to 4096 bytes costs the host 0.8 us, a larger
+  // one 2.8-3.5 us (a kernel launch: 3.1 us), and the GPU waits for it; without the ticket's 16
+  // bytes, i32 at 2^22 (512 tiles) and 8-byte items at 2^20 (256 tiles) stay at 4096 bytes:
+  // 24.0 -> 19.9 us and 19.5 -> 15.1 us (notes/PERF.md, session 19). A memset costs 2.4 us less
+  // than an init kernel overlapped with programmatic dependent launch (i32, 2^20).
+  e = cudaMemsetAsync(static_cast<unsigned char*>(parts[scan_plan::status_part]) + scan_ticket_bytes, 0,
+                      tiles * states_t::status_bytes_per_tile, stream);
   if (e != cudaSuccess) return e;
   return launch(kernel, static_cast<unsigned>(tiles), shape_t::block_threads, stream, false, params);
 }
