@@ -71,6 +71,13 @@ GPUPRIM_DEVICE unsigned acquire_load(const unsigned* p) {
 #endif
   return v;
 }
+/// Waits until `*counter`, which other blocks raise (release), reaches `target`; called by one
+/// thread, then a barrier of the threads that depend on it.
+GPUPRIM_DEVICE void wait_for_count(const unsigned* counter, unsigned target) {
+  poll_backoff backoff;
+  while (acquire_load(counter) < target) backoff.pause();
+}
+
 GPUPRIM_DEVICE void relaxed_store(unsigned long long* p, unsigned long long v) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
   asm volatile("st.relaxed.gpu.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");

@@ -205,12 +205,6 @@ GPUPRIM_DEVICE void radix_count_chunk(radix_histogram_storage& s,
   }
 }
 
-/// Waits until `*counter` reaches `target`; called by one thread, then a barrier.
-GPUPRIM_DEVICE void wait_for_count(const unsigned* counter, unsigned target) {
-  poll_backoff backoff;
-  while (acquire_load(counter) < target) backoff.pause();
-}
-
 /// Zeroes the global digit counts of `passes` passes, then announces it (counts_clear). Called by
 /// every thread of the one histogram block or tile that started first: it waits for nothing, so
 /// the others, which wait for it before adding their counts, cannot deadlock.

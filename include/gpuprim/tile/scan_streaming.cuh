@@ -171,13 +171,15 @@ class streaming_scan {
   // itself in `cleared`. The grid is launched cooperatively (all blocks resident), and the
   // reducer and the look-back warps wait for every block's warps before their first state access;
   // the producer's loads and the first reductions go on meanwhile.
-  static constexpr unsigned clearing_warps = block_threads / 32 - 1;
+  static_assert(producer_warp == 0, "the clearing threads are those after warp 0");
+  static constexpr unsigned clearing_threads = block_threads - 32;
+  static constexpr unsigned clearing_warps = clearing_threads / 32;
 
   GPUPRIM_DEVICE void clear_states() const {
     using states_t = typename Params::states_type;
     const std::size_t words = std::size_t(p_.scan.tiles) * states_t::words_per_tile;
-    const std::size_t stride = std::size_t(gridDim.x) * (block_threads - 32);
-    for (std::size_t i = std::size_t(blockIdx.x) * (block_threads - 32) + threadIdx.x - 32; i < words; i += stride) {
+    const std::size_t stride = std::size_t(gridDim.x) * clearing_threads;
+    for (std::size_t i = std::size_t(blockIdx.x) * clearing_threads + threadIdx.x - 32; i < words; i += stride) {
       p_.scan.states.words[i] = 0;
     }
     __threadfence();  // each lane's zeros are visible device-wide before its warp is counted
@@ -187,10 +189,7 @@ class streaming_scan {
 
   // Called by a whole warp before its first tile state access.
   GPUPRIM_DEVICE void wait_for_clear_states() const {
-    if (lane_id() == 0) {
-      poll_backoff backoff;
-      while (acquire_load(p_.cleared) < gridDim.x * clearing_warps) backoff.pause();
-    }
+    if (lane_id() == 0) wait_for_count(p_.cleared, gridDim.x * clearing_warps);
     __syncwarp();
   }
 
