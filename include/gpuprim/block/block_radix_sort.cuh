@@ -41,8 +41,8 @@ GPUPRIM_DEVICE int warp_striped_position(int i) {
 /// equal; NaNs by their bits). Only bits [begin_bit, end_bit) take part; an empty range leaves
 /// the tile as it is. Both zeros read as +0.0 ascending and as -0.0 descending (CUB's Onesweep
 /// convention; cub::BlockRadixSort reads them as +0.0 in both, which differs only for descending
-/// sorts whose window holds the sign bit but not the whole key). Every thread calls each member together; place `temp_storage` in
-/// `__shared__` memory and `__syncthreads()` before reusing it.
+/// sorts whose window holds the sign bit but not the whole key). Every thread calls each member
+/// together; place `temp_storage` in `__shared__` memory and `__syncthreads()` before reusing it.
 template <class Key, int BlockThreads, int ItemsPerThread, class Value = void, int RadixBits = 8>
 class block_radix_sort {
   using key_traits = detail::radix_key<Key>;
@@ -91,10 +91,9 @@ class block_radix_sort {
     run<true>(keys, values, begin_bit, end_bit);
   }
 
+ private:
   /// The passes on bit-ordered keys (key_traits::order) in WARP-STRIPED arrangement (see
-  /// block_radix_rank), for kernels that load tiles that way; ends in blocked arrangement when
-  /// `to_blocked`, else warp-striped. Starts with `__syncthreads()` only if the storage was used.
-  template <bool ToBlocked>
+  /// block_radix_rank); the last pass leaves them in blocked arrangement.
   GPUPRIM_DEVICE void sort_ordered_warp_striped(bits_t (&ordered)[ItemsPerThread], value_t* values, int begin_bit,
                                                 int end_bit) {
     for (int shift = begin_bit; shift < end_bit; shift += RadixBits) {
@@ -107,20 +106,19 @@ class block_radix_sort {
       for (int i = 0; i < ItemsPerThread; ++i) storage_.keys.put(static_cast<int>(ranks[i]), ordered[i]);
       __syncthreads();
 #pragma unroll
-      for (int i = 0; i < ItemsPerThread; ++i) ordered[i] = storage_.keys.get(target(i, ToBlocked && last));
+      for (int i = 0; i < ItemsPerThread; ++i) ordered[i] = storage_.keys.get(target(i, last));
       if constexpr (has_values) {
         __syncthreads();
 #pragma unroll
         for (int i = 0; i < ItemsPerThread; ++i) storage_.values.put(static_cast<int>(ranks[i]), values[i]);
         __syncthreads();
 #pragma unroll
-        for (int i = 0; i < ItemsPerThread; ++i) values[i] = storage_.values.get(target(i, ToBlocked && last));
+        for (int i = 0; i < ItemsPerThread; ++i) values[i] = storage_.values.get(target(i, last));
       }
       __syncthreads();
     }
   }
 
- private:
   static GPUPRIM_DEVICE int target(int i, bool blocked) {
     return blocked ? static_cast<int>(threadIdx.x) * ItemsPerThread + i
                    : detail::warp_striped_position<ItemsPerThread>(i);
@@ -146,9 +144,11 @@ class block_radix_sort {
     if constexpr (has_values) {
       blocked_to_warp_striped(*reinterpret_cast<value_t(*)[ItemsPerThread]>(values), storage_.values);
     }
-    sort_ordered_warp_striped<true>(ordered, values, begin_bit, end_bit);
+    sort_ordered_warp_striped(ordered, values, begin_bit, end_bit);
 #pragma unroll
-    for (int i = 0; i < ItemsPerThread; ++i) keys[i] = key_traits::from_bits(key_traits::unorder(ordered[i], Descending));
+    for (int i = 0; i < ItemsPerThread; ++i) {
+      keys[i] = key_traits::from_bits(key_traits::unorder(ordered[i], Descending));
+    }
   }
 
   temp_storage& storage_;

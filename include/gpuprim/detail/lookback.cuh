@@ -113,7 +113,9 @@ struct tagged_tile_states {
     std::memcpy(pieces, &value, sizeof(T));
     const unsigned long long tag = static_cast<unsigned long long>(status) << 32;
 #pragma unroll
-    for (int w = 0; w < words_per_tile; ++w) relaxed_store(words + std::size_t(tile) * words_per_tile + w, tag | pieces[w]);
+    for (int w = 0; w < words_per_tile; ++w) {
+      relaxed_store(words + std::size_t(tile) * words_per_tile + w, tag | pieces[w]);
+    }
   }
 
   /// The tile's status; `value` is set unless the status is invalid.

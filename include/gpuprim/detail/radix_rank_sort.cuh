@@ -88,7 +88,9 @@ constexpr std::size_t rank_sort_smem_bytes(std::size_t n) {
 GPUPRIM_DEVICE unsigned plus_carry(unsigned count, std::uint32_t a, std::uint32_t b) {
 #if defined(__CUDA_ARCH__)
   unsigned r;
-  asm("{\n\t.reg .u32 t;\n\tadd.cc.u32 t, %1, %2;\n\tmadc.lo.u32 %0, %3, 1, 0;\n\t}" : "=r"(r) : "r"(a), "r"(b), "r"(count));
+  asm("{\n\t.reg .u32 t;\n\tadd.cc.u32 t, %1, %2;\n\tmadc.lo.u32 %0, %3, 1, 0;\n\t}"
+      : "=r"(r)
+      : "r"(a), "r"(b), "r"(count));
   return r;
 #else
   return count + (static_cast<std::uint32_t>(a + b) < a ? 1u : 0u);
@@ -99,7 +101,8 @@ GPUPRIM_DEVICE unsigned plus_carry(unsigned count, std::uint64_t a, std::uint64_
   unsigned r;
   asm("{\n\t.reg .u32 t;\n\tadd.cc.u32 t, %1, %3;\n\taddc.cc.u32 t, %2, %4;\n\tmadc.lo.u32 %0, %5, 1, 0;\n\t}"
       : "=r"(r)
-      : "r"(static_cast<std::uint32_t>(a)), "r"(static_cast<std::uint32_t>(a >> 32)), "r"(static_cast<std::uint32_t>(b)),
+      : "r"(static_cast<std::uint32_t>(a)), "r"(static_cast<std::uint32_t>(a >> 32)),
+        "r"(static_cast<std::uint32_t>(b)),
         "r"(static_cast<std::uint32_t>(b >> 32)), "r"(count));
   return r;
 #else

@@ -105,7 +105,8 @@ struct radix_sort_args {
 
 /// Bytes one item moves per pass: key plus value.
 template <class Key, class Value>
-inline constexpr int radix_item_bytes = static_cast<int>(sizeof(Key)) + (std::is_same_v<Value, no_values> ? 0 : static_cast<int>(sizeof(Value)));
+inline constexpr int radix_item_bytes =
+    static_cast<int>(sizeof(Key)) + (std::is_same_v<Value, no_values> ? 0 : static_cast<int>(sizeof(Value)));
 
 /// Tiles of the onesweep passes: 384 threads (3 blocks per SM for items of up to 4 bytes: 56
 /// registers; 2 above: 85). Bigger tiles mean fewer tiles to publish, scan and look back over, at

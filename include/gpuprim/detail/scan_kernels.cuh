@@ -105,7 +105,8 @@ inline constexpr int scan_min_blocks_per_sm =
                                                                        : 1;
 
 template <class Shape, class Params>
-__global__ void __launch_bounds__(Shape::block_threads, (scan_min_blocks_per_sm<Shape, Params>)) scan_kernel(const Params params) {
+__global__ void __launch_bounds__(Shape::block_threads, (scan_min_blocks_per_sm<Shape, Params>))
+    scan_kernel(const Params params) {
   using tile_t = scan_tile<Shape, Params>;
   __shared__ typename tile_t::temp_storage storage;
   tile_t(storage, params).process(blockIdx.x);

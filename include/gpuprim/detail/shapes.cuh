@@ -43,7 +43,8 @@ inline constexpr int reduce_blocks_per_sm = 8;
 // Scan: 256 threads x 128 bytes of accumulators (32 items of 4 bytes, 16 of 8 bytes).
 // H200, bench_scan shape sweep, 2026-11-21: at 2^28, i32 256x32 790 us (256x16 864, 128x24 817),
 // f64 256x16 1932 us (256x8 2513, 224x24 1992).
-template <class T> using scan_default_shape = shape<256, (sizeof(T) <= 4 ? 32 : sizeof(T) >= 128 ? 1 : int(128 / sizeof(T)))>;
+template <class T>
+using scan_default_shape = shape<256, (sizeof(T) <= 4 ? 32 : sizeof(T) >= 128 ? 1 : int(128 / sizeof(T)))>;
 
 }  // namespace detail
 GPUPRIM_NAMESPACE_END

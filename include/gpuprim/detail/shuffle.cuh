@@ -74,7 +74,9 @@ GPUPRIM_DEVICE T lane_select(bool p, const T& a, const T& b) {
   const unsigned pick_a = p ? 1u : 0u;
 #pragma unroll
   for (int i = 0; i < words; ++i) {
-    asm("{ .reg .pred q; setp.ne.u32 q, %3, 0; selp.b32 %0, %1, %2, q; }" : "=r"(wa[i]) : "r"(wa[i]), "r"(wb[i]), "r"(pick_a));
+    asm("{ .reg .pred q; setp.ne.u32 q, %3, 0; selp.b32 %0, %1, %2, q; }"
+        : "=r"(wa[i])
+        : "r"(wa[i]), "r"(wb[i]), "r"(pick_a));
   }
   T r;
   std::memcpy(&r, wa, sizeof(T));

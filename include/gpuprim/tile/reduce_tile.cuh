@@ -84,7 +84,9 @@ class reduce_tile {
   GPUPRIM_DEVICE void fold_full_tile(std::size_t v, AccT& acc) const {
     item_type items[vectors_per_thread][vector_items];
 #pragma unroll
-    for (int i = 0; i < vectors_per_thread; ++i) source_.load(v + std::size_t(i) * block_threads + threadIdx.x, items[i]);
+    for (int i = 0; i < vectors_per_thread; ++i) {
+      source_.load(v + std::size_t(i) * block_threads + threadIdx.x, items[i]);
+    }
 #pragma unroll
     for (int i = 0; i < vectors_per_thread; ++i) {
 #pragma unroll

@@ -124,7 +124,8 @@ class scan_tile {
   /// Loads are 16-byte vectors from raw pointers whose type tiles 16 bytes; stores likewise, when
   /// `out + head` is 16-byte aligned too. The host peels the head for whichever side has vectors.
   static constexpr bool vector_loads = std::is_pointer_v<InputIt> && in_vector > 1 && items_per_thread % in_vector == 0;
-  static constexpr bool vector_stores = std::is_pointer_v<OutputIt> && out_vector > 1 && items_per_thread % out_vector == 0;
+  static constexpr bool vector_stores =
+      std::is_pointer_v<OutputIt> && out_vector > 1 && items_per_thread % out_vector == 0;
   static constexpr int load_granule = vector_loads ? in_vector : 1;
   /// Striped tiles: both sides move 16-byte vectors of the same item count. Each lane keeps the
   /// vectors it loaded (warp-striped), the warps scan across lanes and no exchange through shared
