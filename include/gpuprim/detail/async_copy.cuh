@@ -102,5 +102,16 @@ GPUPRIM_DEVICE void bulk_copy_to_shared(void* dst, const void* src, unsigned byt
 #endif
 }
 
+/// One thread: asks L2 to fetch `bytes` from global `src` (16-byte aligned, `bytes` a positive
+/// multiple of 16) without waiting for them (cp.async.bulk.prefetch.L2).
+GPUPRIM_DEVICE void bulk_prefetch_l2(const void* src, unsigned bytes) {
+#if GPUPRIM_HAS_BULK_COPY
+  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(src), "r"(bytes) : "memory");
+#else
+  (void)src;
+  (void)bytes;
+#endif
+}
+
 }  // namespace detail
 GPUPRIM_NAMESPACE_END
