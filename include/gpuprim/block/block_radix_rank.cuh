@@ -141,6 +141,14 @@ class block_radix_rank {
   /// Call once after `scan_counters`: it consumes the counters.
   template <class DigitOf>
   GPUPRIM_DEVICE void finish(DigitOf digit_of, unsigned (&ranks)[ItemsPerThread]) {
+    finish_each(digit_of, [&](int i, unsigned rank) { ranks[i] = rank; });
+  }
+
+  /// Phase 3 as above, handing each item's rank to `place(i, rank)` as soon as it is known (a
+  /// kernel can store the item at its rank at once instead of holding every rank in registers;
+  /// `place` must not touch `temp_storage`).
+  template <class DigitOf, class Place>
+  GPUPRIM_DEVICE void finish_each(DigitOf digit_of, Place place) {
     const unsigned lane = threadIdx.x % 32;
     const unsigned warp = threadIdx.x / 32;
     const unsigned lanes_before = (1u << lane) - 1u;
@@ -150,7 +158,7 @@ class block_radix_rank {
       const unsigned peers = match_digit(d);
       const unsigned leader = 31u - __clz(peers);  // the group's highest lane (one FLO)
       const unsigned before = leader_add(lane == leader, &storage_.counters[d * counter_stride + warp], __popc(peers));
-      ranks[i] = __shfl_sync(0xffffffffu, before, leader) + __popc(peers & lanes_before);
+      place(i, __shfl_sync(0xffffffffu, before, leader) + __popc(peers & lanes_before));
     }
   }
 

@@ -140,6 +140,14 @@ struct onesweep_shape {
                                                          : (96 / bytes > 1 ? 96 / bytes : 1);
   static constexpr int tile_items = block_threads * items_per_thread;
   static constexpr int min_blocks_per_sm = bytes <= 4 ? 3 : 2;  // caps registers at 56 (85) per thread
+  // 8-byte keys, keys only: each key is stored at its rank in shared memory as soon as the
+  // ranking finds it (the exchange then needs its own storage beside the counters: 76 KiB a block
+  // instead of 61), so the 20 ranks are never held in registers. H200, same process as before and
+  // as CUB: u64 keys 2^22 0.94-0.95x the time, 2^24-2^28 0.91-0.93x (2^28 14.6 ms, CUB 16.5),
+  // 2^18 1.00, 2^20 1.04 (one wave a pass). The same for the other keys and pairs was 0.94-0.98x
+  // the time from 2^22 but 1.10-1.15x at 2^18-2^20 for u32 and f32 keys and u32/u32 pairs; no
+  // shared-memory carveout setting kept the gain without that (notes/PERF.md, session 20).
+  static constexpr bool early_scatter = sizeof(Key) == 8 && std::is_same_v<Value, no_values>;
 };
 
 /// Tiles of the fused single-launch sort (mid sizes: every pass is one latency-bound wave, so
@@ -151,6 +159,7 @@ struct fused_shape {
   static constexpr int items_per_thread = bytes <= 8 ? 8 : bytes <= 16 ? 4 : (64 / bytes > 1 ? 64 / bytes : 1);
   static constexpr int tile_items = block_threads * items_per_thread;
   static constexpr int min_blocks_per_sm = 4;  // caps registers at 64 per thread
+  static constexpr bool early_scatter = false;  // see onesweep_shape
 };
 
 /// Inputs of up to this many fused_shape tiles are sorted by the fused single-launch kernel.
@@ -336,11 +345,21 @@ template <class Key, class Value, class Shape, class State>
 struct onesweep_storage {
   using bits_t = typename radix_key<Key>::bits_t;
   using rank_t = block_radix_rank<Shape::block_threads, Shape::items_per_thread, radix_bits>;
-  union {
-    typename rank_t::temp_storage rank;
+  union exchange {
     uninitialized_array<bits_t, Shape::tile_items> keys;
     uninitialized_array<Value, Shape::tile_items> values;
-  } u;
+  };
+  // Early scatter: the exchange apart from the counters (each key goes to its place while other
+  // warps still rank); else all three share the storage.
+  struct apart {
+    typename rank_t::temp_storage rank;
+    exchange u;
+  };
+  union shared {
+    typename rank_t::temp_storage rank;
+    exchange u;
+  };
+  std::conditional_t<Shape::early_scatter, apart, shared> x;
   State shift[radix_bins];  // global position - tile position, of each digit (mod 2^bits)
   unsigned tile;
 };
@@ -432,7 +451,7 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
     if (a.prefetch_values) l2_prefetch<threads>(vsrc + tile_base, std::size_t(valid) * sizeof(Value));
   }
 
-  rank_t ranker(s.u.rank);
+  rank_t ranker(s.x.rank);
   ranker.count(digit_of);
 
   // Publish this tile's digit counts at once (tile 0: its inclusive offsets), so that later tiles
@@ -454,17 +473,25 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
     digit_count = ranker.scanned_bin_count(threadIdx.x);
   }
   __syncthreads();  // `finish` consumes the counters
-  unsigned ranks[items];
-  ranker.finish(digit_of, ranks);
-  __syncthreads();  // the key exchange reuses the counters' storage
-#pragma unroll
-  for (int i = 0; i < items; ++i) s.u.keys[static_cast<int>(ranks[i])] = ordered[i];
   // Pairs keep the ranks for the values, packed two to a register (tiles hold < 2^16 items).
   static_assert(Shape::tile_items <= 65536, "ranks are packed in 16 bits");
   packed_fields<has_values ? items : 1, 16> rank_of;
-  if constexpr (has_values) {
+  if constexpr (Shape::early_scatter) {
+    // Each key goes to its place in the tile as soon as its rank is known: no rank is held.
+    ranker.finish_each(digit_of, [&](int i, unsigned rank) {
+      s.x.u.keys[static_cast<int>(rank)] = ordered[i];
+      if constexpr (has_values) rank_of.put(i, rank);
+    });
+  } else {
+    unsigned ranks[items];
+    ranker.finish(digit_of, ranks);
+    __syncthreads();  // the key exchange reuses the counters' storage
 #pragma unroll
-    for (int i = 0; i < items; ++i) rank_of.put(i, ranks[i]);
+    for (int i = 0; i < items; ++i) s.x.u.keys[static_cast<int>(ranks[i])] = ordered[i];
+    if constexpr (has_values) {
+#pragma unroll
+      for (int i = 0; i < items; ++i) rank_of.put(i, ranks[i]);
+    }
   }
 
   // Decoupled look-back (after the shared scatter, as CUB does, so that predecessors have had
@@ -510,7 +537,7 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
   for (int k = 0; k < items; ++k) {
     const int j = k * threads + threadIdx.x;
     if (j < valid) {
-      const bits_t key = s.u.keys[j];
+      const bits_t key = s.x.u.keys[j];
       const unsigned d = traits::digit(key, shift, bits);
       if constexpr (has_values) out_digit.put(k, d);
       const std::size_t g = static_cast<State>(s.shift[d] + static_cast<State>(j));
@@ -529,13 +556,13 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
 #pragma unroll
     for (int i = 0; i < items; ++i) {
       const int r = static_cast<int>(rank_of.get(i));
-      if (r < valid) s.u.values[r] = v[i];
+      if (r < valid) s.x.u.values[r] = v[i];
     }
     __syncthreads();
 #pragma unroll
     for (int k = 0; k < items; ++k) {
       const int j = k * threads + threadIdx.x;
-      if (j < valid) vdst[static_cast<State>(s.shift[out_digit.get(k)] + static_cast<State>(j))] = s.u.values[j];
+      if (j < valid) vdst[static_cast<State>(s.shift[out_digit.get(k)] + static_cast<State>(j))] = s.x.u.values[j];
     }
   }
 }
