@@ -27,6 +27,7 @@
 // they read the pass count and return at once.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -121,7 +122,7 @@ inline constexpr int radix_item_bytes =
 /// (packed_fields; same run, 2^28): u32/u32 20 items 7806 us, 24 7682, 26 7316 (CUB 7409);
 /// u64/u32 16 items 20455, 18 19077 (19216 unpacked; CUB 20073); u64/u64 16 22660, 18 22154 (CUB
 /// 24600). Items of more than 16 bytes: not measured.
-template <class Key, class Value>
+template <class Key, class Value, bool EarlyScatter = false>
 struct onesweep_shape {
   static constexpr int bytes = radix_item_bytes<Key, Value>;
   // Signed integer keys spill at the wider tiles below (nvcc keeps more per key for them, not
@@ -140,14 +141,13 @@ struct onesweep_shape {
                                                          : (96 / bytes > 1 ? 96 / bytes : 1);
   static constexpr int tile_items = block_threads * items_per_thread;
   static constexpr int min_blocks_per_sm = bytes <= 4 ? 3 : 2;  // caps registers at 56 (85) per thread
-  // 8-byte keys, keys only: each key is stored at its rank in shared memory as soon as the
-  // ranking finds it (the exchange then needs its own storage beside the counters: 76 KiB a block
-  // instead of 61), so the 20 ranks are never held in registers. H200, same process as before and
-  // as CUB: u64 keys 2^22 0.94-0.95x the time, 2^24-2^28 0.91-0.93x (2^28 14.6 ms, CUB 16.5),
-  // 2^18 1.00, 2^20 1.04 (one wave a pass). The same for the other keys and pairs was 0.94-0.98x
-  // the time from 2^22 but 1.10-1.15x at 2^18-2^20 for u32 and f32 keys and u32/u32 pairs; no
-  // shared-memory carveout setting kept the gain without that (notes/PERF.md, session 20).
-  static constexpr bool early_scatter = sizeof(Key) == 8 && std::is_same_v<Value, no_values>;
+  // Each key is stored at its rank in shared memory as soon as the ranking finds it (the exchange
+  // then needs its own storage beside the counters: u32 keys 55 KiB a block instead of 40), so no
+  // rank array is held in registers. Measured on the H200 (notes/PERF.md, session 20), same process
+  // as CUB: from 2^22 keys 0.91-0.94x the time for u64 keys, 0.94x f32, 0.97x u32, 0.96x u32/u32
+  // pairs; but 1.10-1.15x at 2^18-2^20 for u32 and f32 keys (u64 keys 1.04x), where a pass is one
+  // wave of tiles. Both shapes exist; launch_onesweep takes this one for grids of more than one wave.
+  static constexpr bool early_scatter = EarlyScatter;
 };
 
 /// Tiles of the fused single-launch sort (mid sizes: every pass is one latency-bound wave, so
@@ -818,17 +818,15 @@ template <class Key, class Value>
   }
 }
 
-template <class Key, class Value, bool Descending, class State>
-cudaError_t launch_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args<Key, Value> a, int passes,
-                            cudaStream_t stream) {
-  using shape = onesweep_shape<Key, Value>;
-  device_facts device;
-  cudaError_t e = current_device_facts(device);
-  if (e != cudaSuccess) return e;
+/// The onesweep sort with the passes of `Shape`: the upfront histogram, then one launch per pass.
+template <class Key, class Value, bool Descending, class State, class Shape>
+cudaError_t launch_onesweep_with(const device_facts& device, void* temp, std::size_t temp_bytes,
+                                 radix_sort_args<Key, Value> a, int passes, cudaStream_t stream) {
+  using shape = Shape;
   constexpr auto histogram = radix_histogram_kernel<Key, Descending>;
   constexpr auto pass = radix_onesweep_kernel<Key, Value, Descending, State, shape>;
   constexpr std::size_t smem = sizeof(onesweep_storage<Key, Value, shape, State>);
-  e = allow_dynamic_smem<pass>(smem, device.ordinal);
+  cudaError_t e = allow_dynamic_smem<pass>(smem, device.ordinal);
   if (e != cudaSuccess) return e;
   int resident = 0;
   e = resident_blocks_per_sm<histogram>(radix_histogram_threads, device.ordinal, resident);
@@ -856,6 +854,44 @@ cudaError_t launch_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args<
     if (e != cudaSuccess) return e;
   }
   return cudaSuccess;
+}
+
+/// Test hook, not part of the API: -1 (the default) lets launch_onesweep choose the passes by grid
+/// size, 0 forces the one-wave passes and 1 the early-scatter passes (up to 2^30 keys), so that
+/// tests and sanitizer runs cover both at small sizes.
+inline std::atomic<int> onesweep_shape_override{-1};
+
+/// The onesweep sort: passes of one wave of tiles (every tile resident at once) keep each tile's
+/// ranks in registers; larger grids store the keys at their ranks as the ranking finds them
+/// (onesweep_shape::early_scatter). Both shapes have the same tiles, so one workspace layout.
+template <class Key, class Value, bool Descending, class State>
+cudaError_t launch_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args<Key, Value> a, int passes,
+                            cudaStream_t stream) {
+  using one_wave = onesweep_shape<Key, Value, false>;
+  using waves = onesweep_shape<Key, Value, true>;
+  static_assert(one_wave::tile_items == waves::tile_items, "one workspace layout for both shapes");
+  device_facts device;
+  cudaError_t e = current_device_facts(device);
+  if (e != cudaSuccess) return e;
+  if constexpr (sizeof(State) > 4) {  // more than 2^30 keys: many waves on any device
+    return launch_onesweep_with<Key, Value, Descending, State, waves>(device, temp, temp_bytes, a, passes, stream);
+  } else {
+    constexpr auto pass = radix_onesweep_kernel<Key, Value, Descending, State, one_wave>;
+    constexpr std::size_t smem = sizeof(onesweep_storage<Key, Value, one_wave, State>);
+    e = allow_dynamic_smem<pass>(smem, device.ordinal);
+    if (e != cudaSuccess) return e;
+    int resident = 0;
+    e = resident_blocks_per_sm<pass>(one_wave::block_threads, device.ordinal, resident, smem);
+    if (e != cudaSuccess) return e;
+    const std::size_t tiles = (a.n + one_wave::tile_items - 1) / one_wave::tile_items;
+    const int forced = onesweep_shape_override.load(std::memory_order_relaxed);
+    const bool fits_one_wave = tiles <= std::size_t(device.sm_count) * static_cast<std::size_t>(resident);
+    if (forced == 0 || (forced != 1 && fits_one_wave)) {
+      return launch_onesweep_with<Key, Value, Descending, State, one_wave>(device, temp, temp_bytes, a, passes,
+                                                                           stream);
+    }
+    return launch_onesweep_with<Key, Value, Descending, State, waves>(device, temp, temp_bytes, a, passes, stream);
+  }
 }
 
 /// The fused single-launch sort (fused_shape tiles, 32-bit look-back states).

@@ -1,0 +1,61 @@
+// The onesweep pass has two shapes with the same tiles (launch_onesweep): grids of one wave of
+// resident tiles keep each tile's ranks in registers; larger grids store every key at its rank in
+// shared memory as the ranking finds it (onesweep_shape::early_scatter). Which one a sort takes
+// depends on the device and n (an H200 takes the early one from about 3.8M 4-byte keys), so this
+// case forces each in turn through the test hook detail::onesweep_shape_override, at sizes that
+// the sanitizers can run: every key width, keys and pairs, whole and partial windows, both orders,
+// bitwise against CUB. The cases: device_sort_onesweep_shapes_*.cu, a few key types per TU.
+#pragma once
+
+#include "sort/device_sort_common.cuh"
+
+namespace sort_test {
+
+/// Forces one onesweep shape for its lifetime (0: one wave, 1: early scatter), then lets the
+/// library choose again.
+class forced_onesweep_shape {
+ public:
+  explicit forced_onesweep_shape(int shape) { gpuprim::detail::onesweep_shape_override.store(shape); }
+  ~forced_onesweep_shape() { gpuprim::detail::onesweep_shape_override.store(-1); }
+  forced_onesweep_shape(const forced_onesweep_shape&) = delete;
+  forced_onesweep_shape& operator=(const forced_onesweep_shape&) = delete;
+};
+
+/// Both shapes forced in turn: keys and uint32 pairs, two windows, both orders, against CUB.
+template <class Key>
+void check_both_onesweep_shapes() {
+  // 131073 items: the smallest input past the fused single-launch sort (64 tiles of 2048), so the
+  // onesweep passes run; 300007: more tiles than a small GPU holds at once. Small mode (the
+  // sanitizer runs, where racecheck takes ~4 s a sort): one size, uniform keys, and per shape one
+  // window and order (one wave: whole key ascending; early scatter: partial window descending).
+  const bool small = gpuprim_test::small_mode();
+  std::vector<std::size_t> sizes = {131073};
+  if (!small) sizes.push_back(300007);
+  std::vector<distribution> distributions = {distribution::uniform};
+  if (!small) distributions.push_back(distribution::few_distinct);
+  for (int shape : {0, 1}) {
+    INFO("onesweep shape forced: " << (shape == 0 ? "one wave (ranks in registers)" : "early scatter"));
+    const forced_onesweep_shape forced(shape);
+    for (std::size_t n : sizes) {
+      std::mt19937_64 rng = case_rng(name_hash(key_traits<Key>::name()), n, 7);
+      for (distribution d : distributions) {
+        INFO("distribution: " << distribution_name(d));
+        const std::vector<Key> keys = make_keys<Key>(n, d, rng);
+        const std::vector<std::uint32_t> values = make_values<std::uint32_t>(n, rng);
+        for (int window : {0, 1}) {
+          sort_call c;
+          c.begin_bit = window == 0 ? 0 : key_bits<Key> / 4;
+          c.end_bit = window == 0 ? -1 : key_bits<Key> - 3;
+          for (bool descending : {false, true}) {
+            if (small && (window != shape || descending != (window == 1))) continue;
+            c.descending = descending;
+            check_sort<Key>(keys, {}, c);
+            check_sort<Key, std::uint32_t>(keys, values, c);
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace sort_test
