@@ -4,16 +4,18 @@
     python3 scripts/make_charts.py            # from the repository root; needs matplotlib
                                               # (Debian/Ubuntu: apt-get install python3-matplotlib)
 
+    python3 scripts/make_charts.py --data docs/h100/data --out docs/h100/charts   # the H100 page
+
 Reads docs/data/bench_*.json through scripts/bench_report.py (the same rows and medians as
 docs/performance.md) and docs/data/sources.json (the commit each file was built from), and writes
-docs/charts/*.svg:
+docs/charts/*.svg (--data and --out choose other folders):
   - <op>_<type>.svg: throughput against n for gpuprim and CUB (reduce, scan: GB/s of input read;
     radix sort: Gkeys/s), and below it the ratio CUB time / gpuprim time (above 1: gpuprim faster);
   - ladder.svg: the classic reduction ladder next to gpuprim and CUB;
   - overview.svg: the geometric-mean ratio of every chart, the README's headline.
-Every caption names the GPU, the date of the run and the commit. The output is byte-stable: the
-same JSON and matplotlib version give the same files (fixed hash salt, no date in the metadata,
-text kept as text).
+Every caption names the GPU, the date of the run, the commit and the data file read (its path
+from the repository root). The output is byte-stable: the same JSON and matplotlib version give
+the same files (fixed hash salt, no date in the metadata, text kept as text).
 """
 
 import argparse
@@ -68,10 +70,17 @@ class Dataset:
         cuda = ctx.get("cuda_runtime")
         self.cuda = "%d.%d" % (int(cuda) // 1000, int(cuda) % 1000 // 10) if cuda else "?"
 
+    def source(self):
+        """The data file read, relative to the repository root (docs/h100/data/... for the H100
+        charts), or as given when it lies outside the repository."""
+        rel = os.path.relpath(os.path.abspath(self.path), os.path.dirname(HERE))
+        if rel == os.pardir or rel.startswith(os.pardir + os.sep):
+            return self.path
+        return rel.replace(os.sep, "/")
+
     def caption(self):
         return "%s, CUDA %s, CUB %s; run of %s; gpuprim %s; %s" % (
-            self.gpu, self.cuda, self.cub, self.date, self.commit,
-            "docs/data/" + os.path.basename(self.path))
+            self.gpu, self.cuda, self.cub, self.date, self.commit, self.source())
 
 
 def log2_ticks(ax, ns):
