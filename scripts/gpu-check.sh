@@ -4,17 +4,21 @@
 # skipped silently), then the benchmarks. Keeps going after a failure; exits non-zero
 # at the end if anything failed.
 #
-# Usage: scripts/gpu-check.sh [--tests] [--bench [FILTER]] [--sanitize] [--demo]
+# Usage: scripts/gpu-check.sh [--tests] [--bench [FILTER]] [--sanitize] [--fuzz] [--demo]
 #   no flag: --tests --bench
-#   --tests        ctest (all but the demo), log in $OUT/ctest.log
+#   --tests        ctest (all but the demo and the sanitizer runs), log in $OUT/ctest.log
 #   --bench [F]    every build/gpu/benchmarks/bench_* binary (F: --benchmark_filter regex),
 #                  JSON to $OUT/<name>.json, console output on stdout
-#   --sanitize     compute-sanitizer memcheck, racecheck, synccheck over each GPU test
-#                  executable and example, with GPUPRIM_TEST_SMALL=1
+#   --sanitize     the ctest label `sanitize`: every GPU test under compute-sanitizer memcheck,
+#                  racecheck, synccheck and initcheck with GPUPRIM_TEST_SMALL=1 (configures with
+#                  GPUPRIM_SANITIZER_TESTS=ON), log in $OUT/sanitize.log
+#   --fuzz         the long differential fuzz run against CUB: GPUPRIM_FUZZ_CONFIGS (10000)
+#                  random configs, log in $OUT/fuzz.log
 #   --demo         the demo (sum/min/max of 2^28 items vs CUB), log in $OUT/demo.log
 # Environment: OUT (results folder; default build/gpu/results), BUILD_DIR (build/gpu),
 #   JOBS (16), CUDA_ARCHS (90), BENCH_FILTER, BENCH_ARGS (extra benchmark flags),
-#   SANITIZE_TOOLS ("memcheck racecheck synccheck"), SANITIZE_TIMEOUT (seconds, 300).
+#   SANITIZE_FILTER (a ctest -R regex: a subset of the sanitizer runs), GPUPRIM_FUZZ_CONFIGS,
+#   GPUPRIM_FUZZ_SEED (see tests/fuzz/fuzz_main.cu).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 
@@ -24,7 +28,7 @@ archs="${CUDA_ARCHS:-90}"
 out="${OUT:-$build_dir/results}"
 bench_filter="${BENCH_FILTER:-}"
 
-do_tests=0 do_bench=0 do_sanitize=0 do_demo=0
+do_tests=0 do_bench=0 do_sanitize=0 do_fuzz=0 do_demo=0
 if [ $# -eq 0 ]; then do_tests=1; do_bench=1; fi
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -33,8 +37,9 @@ while [ $# -gt 0 ]; do
       do_bench=1
       if [ $# -gt 1 ] && [ "${2#--}" = "$2" ]; then bench_filter="$2"; shift; fi ;;
     --sanitize) do_sanitize=1 ;;
+    --fuzz) do_fuzz=1 ;;
     --demo) do_demo=1 ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     *) echo "gpu-check: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -55,7 +60,8 @@ if command -v ninja >/dev/null 2>&1; then generator=(-G Ninja); fi
 start=$SECONDS
 if cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
      -DCMAKE_CUDA_ARCHITECTURES="$archs" -DGPUPRIM_BUILD_TESTS=ON \
-     -DGPUPRIM_BUILD_BENCHMARKS=ON -DGPUPRIM_BUILD_EXAMPLES=ON &&
+     -DGPUPRIM_BUILD_BENCHMARKS=ON -DGPUPRIM_BUILD_EXAMPLES=ON \
+     -DGPUPRIM_SANITIZER_TESTS="$([ $do_sanitize -eq 1 ] && echo ON || echo OFF)" &&
    cmake --build "$build_dir" -j "$jobs"; then
   note "build:    ok ($((SECONDS - start)) s, sm_$archs, $build_dir)"
 else
@@ -68,7 +74,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>
 # --- tests --------------------------------------------------------------------------
 if [ $do_tests -eq 1 ]; then
   start=$SECONDS
-  GPUPRIM_REQUIRE_GPU=1 ctest --test-dir "$build_dir" --output-on-failure -LE '^demo$' 2>&1 |
+  GPUPRIM_REQUIRE_GPU=1 ctest --test-dir "$build_dir" --output-on-failure -LE '^(demo|sanitize)$' 2>&1 |
     tee "$out/ctest.log"
   rc=${PIPESTATUS[0]}
   line=$(grep -E 'tests passed' "$out/ctest.log" | tail -n1)
@@ -113,30 +119,24 @@ if [ $do_sanitize -eq 1 ]; then
   fi
 fi
 if [ $do_sanitize -eq 1 ]; then
-  export GPUPRIM_TEST_SMALL=1
-  mapfile -t exes < <(
-    { find "$build_dir"/tests/warp "$build_dir"/tests/block "$build_dir"/tests/device \
-        -path '*/CMakeFiles' -prune -o -type f -executable -print 2>/dev/null
-      for e in reduce_basic block_reduce_kernel; do echo "$build_dir/examples/$e"; done
-    } | sort)
-  checked=0 bad=0
-  : > "$out/sanitize.log"
-  for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck}; do
-    for exe in "${exes[@]}"; do
-      [ -x "$exe" ] || continue
-      echo "=== compute-sanitizer --tool $tool $(basename "$exe")" | tee -a "$out/sanitize.log"
-      timeout "${SANITIZE_TIMEOUT:-300}" "$sanitizer" --tool "$tool" --error-exitcode 99 \
-        "$exe" >>"$out/sanitize.log" 2>&1
-      rc=$?
-      checked=$((checked + 1))
-      if [ $rc -ne 0 ]; then
-        bad=$((bad + 1))
-        echo "    FAILED (rc $rc)" | tee -a "$out/sanitize.log"
-      fi
-    done
-  done
-  if [ $bad -eq 0 ]; then note "sanitize: ok: $checked runs, log $out/sanitize.log"
-  else fail "sanitize: FAILED: $bad of $checked runs, see $out/sanitize.log"; fi
+  # Bounded sizes come from the tests themselves (GPUPRIM_TEST_SMALL=1, set by the ctest entries).
+  start=$SECONDS
+  GPUPRIM_REQUIRE_GPU=1 ctest --test-dir "$build_dir" -L '^sanitize$' ${SANITIZE_FILTER:+-R "$SANITIZE_FILTER"} \
+    -j 6 --timeout 900 --output-on-failure > "$out/sanitize.log" 2>&1
+  rc=$?
+  line=$(grep -E 'tests passed' "$out/sanitize.log" | tail -n1)
+  if [ "$rc" -eq 0 ]; then note "sanitize: ok: ${line:-?} ($((SECONDS - start)) s), log $out/sanitize.log"
+  else fail "sanitize: FAILED (ctest rc $rc): ${line:-?}, see $out/sanitize.log"; fi
+fi
+
+# --- long fuzz run --------------------------------------------------------------------
+if [ $do_fuzz -eq 1 ]; then
+  start=$SECONDS
+  GPUPRIM_REQUIRE_GPU=1 GPUPRIM_FUZZ_CONFIGS="${GPUPRIM_FUZZ_CONFIGS:-10000}" \
+    "$build_dir/tests/fuzz/fuzz_cub" > "$out/fuzz.log" 2>&1
+  rc=$?
+  if [ "$rc" -eq 0 ]; then note "fuzz:     ok ($((SECONDS - start)) s): $(grep -m1 -i 'seed' "$out/fuzz.log")"
+  else fail "fuzz:     FAILED (rc $rc), see $out/fuzz.log"; fi
 fi
 
 echo

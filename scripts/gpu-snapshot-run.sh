@@ -2,8 +2,9 @@
 # Runs, on the GPU machine, a build made here by scripts/snapshot-build.sh and carried along
 # (device tool: carry ["build/snap.tar.xz"]): the whole ctest suite with GPUPRIM_REQUIRE_GPU=1, then
 # compute-sanitizer (memcheck, racecheck, synccheck, initcheck) over the GPU tests with bounded sizes, then
-# the benchmarks with JSON output. Everything lands in $OUT (or ./gpu-out).
-# Usage: scripts/gpu-snapshot-run.sh [tests|sanitize|bench|all] [bench names...]
+# the benchmarks with JSON output; `fuzz` runs the long differential fuzz test (GPUPRIM_FUZZ_CONFIGS,
+# default 10000). Everything lands in $OUT (or ./gpu-out).
+# Usage: scripts/gpu-snapshot-run.sh [tests|sanitize|fuzz|bench|all] [bench names...]
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$PWD
@@ -34,6 +35,13 @@ if [[ $what == sanitize || $what == all ]]; then
     > "$out/sanitizer.log" 2>&1
   echo "sanitize rc=$?"
   grep -E "tests passed|Failed|\*\*\*" "$out/sanitizer.log" | tail -20
+fi
+
+if [[ $what == fuzz || $what == all ]]; then
+  SECONDS=0
+  GPUPRIM_REQUIRE_GPU=1 GPUPRIM_FUZZ_CONFIGS="${GPUPRIM_FUZZ_CONFIGS:-10000}" ./tests/fuzz/fuzz_cub > "$out/fuzz.log" 2>&1
+  echo "fuzz rc=$? (${SECONDS} s)"
+  tail -3 "$out/fuzz.log"
 fi
 
 if [[ $what == bench || $what == all ]]; then
