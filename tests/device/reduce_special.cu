@@ -1,6 +1,7 @@
 // Tests gpuprim::reduce beyond raw pointers and one stream: fancy iterators, a device lambda,
 // concurrent streams, graph capture, bitwise determinism, a misaligned workspace, n > 2^31.
 #include "reduce_common.cuh"
+#include "reliability/large_inputs.cuh"
 
 #include <thrust/iterator/constant_iterator.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -271,12 +272,12 @@ TEST_CASE("reduce: more than 2^31 int8 items in memory into int64", "[device][re
   const std::size_t n = (std::size_t(1) << 31) + (std::size_t(1) << 20) + 7;
   const std::size_t margin = std::size_t(512) << 20;  // workspace and everything else
   if (free_device_memory() < n + margin) {
-    WARN("skipped: " << free_device_memory() << " bytes free on the device, " << n + margin << " needed");
+    GPUPRIM_LARGE_SKIP("skipped: " << free_device_memory() << " bytes free on the device, " << n + margin << " needed");
     return;
   }
   device_vector<std::int8_t> d_in;
   if (!d_in.allocate(n)) {
-    WARN("skipped: cudaMalloc of " << n << " bytes failed");
+    GPUPRIM_LARGE_SKIP("skipped: cudaMalloc of " << n << " bytes failed");
     return;
   }
 

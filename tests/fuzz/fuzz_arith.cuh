@@ -1,6 +1,7 @@
 // Inputs of the reduce and scan fuzz families: integer-valued items (also for float and double)
 // bounded so that every order and grouping of a sum is exact (unsigned sums wrap, exactly), so
-// that gpuprim and CUB must agree bitwise; the operators on both sides.
+// that gpuprim and CUB must agree bitwise; the operators on both sides; and affine maps with their
+// composition, a non-commutative operator for the scans.
 #pragma once
 
 #include <cmath>
@@ -16,14 +17,43 @@
 
 namespace fuzz {
 
-enum class op_kind { plus, minimum, maximum };
+enum class op_kind { plus, minimum, maximum, compose };
 
 inline const char* op_name(op_kind o) {
   switch (o) {
     case op_kind::plus: return "plus";
     case op_kind::minimum: return "minimum";
-    default: return "maximum";
+    case op_kind::maximum: return "maximum";
+    default: return "compose (affine maps, not commutative)";
   }
+}
+
+/// The map x -> a * x + b (mod 2^32): the items of the non-commutative scans.
+struct affine {
+  std::uint32_t a, b;
+};
+
+/// compose(f, g) = "f, then g": x -> g.a * (f.a * x + f.b) + g.b. Associative, not commutative,
+/// exact in integers: a scan with it matches bitwise only if it combines the items in order, as
+/// CUB's scans do (they support non-commutative operators).
+struct compose_op {
+  __host__ __device__ affine operator()(const affine& f, const affine& g) const { return {g.a * f.a, g.a * f.b + g.b}; }
+};
+
+/// A random map with an odd factor (compositions of such maps never collapse to constants).
+inline affine random_affine(rng& r) {
+  const std::uint64_t z = r.next();
+  return {static_cast<std::uint32_t>(z) | 1u, static_cast<std::uint32_t>(z >> 32)};
+}
+
+/// n maps with distribution d: few distinct, all equal, or (uniform) independent random maps.
+inline void fill_affines(affine* out, std::size_t n, rng& r, distribution d) {
+  if (d == distribution::few_distinct || d == distribution::all_equal) {
+    const affine v[3] = {random_affine(r), random_affine(r), random_affine(r)};
+    for (std::size_t i = 0; i < n; ++i) out[i] = v[d == distribution::all_equal ? 0 : r.below(3)];
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i) out[i] = random_affine(r);
 }
 
 template <class T>
@@ -40,6 +70,8 @@ const char* type_name() {
     return "float";
   else if constexpr (std::is_same_v<T, double>)
     return "double";
+  else if constexpr (std::is_same_v<T, affine>)
+    return "affine map {uint32 a, b}";
   else
     return "?";
 }
@@ -119,14 +151,17 @@ inline distribution draw_value_distribution(rng& r) {
 }
 
 /// gpuprim's operator for o, and CUB's (from libcu++, independent of gpuprim's).
+/// (compose: the test's own functor on both sides.)
 template <op_kind O>
 auto gpuprim_op() {
   if constexpr (O == op_kind::plus)
     return gpuprim::plus{};
   else if constexpr (O == op_kind::minimum)
     return gpuprim::minimum{};
-  else
+  else if constexpr (O == op_kind::maximum)
     return gpuprim::maximum{};
+  else
+    return compose_op{};
 }
 template <op_kind O>
 auto cub_op() {
@@ -134,8 +169,10 @@ auto cub_op() {
     return cuda::std::plus<>{};
   else if constexpr (O == op_kind::minimum)
     return cuda::minimum<>{};
-  else
+  else if constexpr (O == op_kind::maximum)
     return cuda::maximum<>{};
+  else
+    return compose_op{};
 }
 
 }  // namespace fuzz

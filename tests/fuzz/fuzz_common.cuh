@@ -337,7 +337,7 @@ std::uint64_t bits_of(const T& v) {
   return b;
 }
 
-/// An item for messages: its value where printable, always its bits.
+/// An item for messages: its value where printable, always its bits (its bytes if wider than 8).
 template <class T>
 std::string show(const T& v) {
   std::ostringstream os;
@@ -348,7 +348,15 @@ std::string show(const T& v) {
   } else if constexpr (std::is_floating_point_v<T>) {
     os << std::setprecision(17) << static_cast<double>(v) << " ";
   }
-  os << "(0x" << std::hex << std::setw(2 * int(sizeof(T))) << std::setfill('0') << bits_of(v) << ")";
+  if constexpr (sizeof(T) <= 8) {
+    os << "(0x" << std::hex << std::setw(2 * int(sizeof(T))) << std::setfill('0') << bits_of(v) << ")";
+  } else {  // structs: every byte in memory order
+    unsigned char b[sizeof(T)];
+    std::memcpy(b, &v, sizeof(T));
+    os << "(bytes" << std::hex << std::setfill('0');
+    for (unsigned char x : b) os << " " << std::setw(2) << int(x);
+    os << ")";
+  }
   return os.str();
 }
 
@@ -483,19 +491,22 @@ std::size_t head_items(std::size_t offset) {
 
 /// reduce (plus, minimum, maximum) and sum.
 result run_reduce(context& ctx, rng& r, algorithm a);
-/// exclusive_scan (plus, maximum) and exclusive_sum.
+/// exclusive_scan (plus, minimum, maximum, compose) and exclusive_sum.
 result run_exclusive_scan(context& ctx, rng& r, algorithm a);
-/// inclusive_scan (plus, maximum) and inclusive_sum.
+/// inclusive_scan (plus, minimum, maximum, compose) and inclusive_sum.
 result run_inclusive_scan(context& ctx, rng& r, algorithm a);
 
-enum class key_type { u8, i16, f16, u32, i32, f32, u64, i64, f64 };
-enum class value_type { none, u32, u64 };
+enum class key_type { u8, i8, i16, u16, f16, bf16, u32, i32, f32, u64, i64, f64 };
+enum class value_type { none, u32, u64, struct12 };
 
 /// The radix sorts; one function per group of key and value types (one TU each).
 result run_sort_keys_narrow(context& ctx, rng& r, key_type k, bool descending);   // u8 i16 f16 u32 i32
+result run_sort_keys_small(context& ctx, rng& r, key_type k, bool descending);    // i8 u16 bf16
 result run_sort_keys_wide(context& ctx, rng& r, key_type k, bool descending);     // f32 u64 i64 f64
 result run_sort_pairs_narrow(context& ctx, rng& r, key_type k, bool descending);  // u32 values
+result run_sort_pairs_small(context& ctx, rng& r, key_type k, bool descending);   // u32 values: i8 u16 bf16
 result run_sort_pairs_wide(context& ctx, rng& r, key_type k, bool descending);    // u32 values
 result run_sort_pairs_u64(context& ctx, rng& r, key_type k, bool descending);     // u64 values: i16 u32 f32 u64 f64
+result run_sort_pairs_struct(context& ctx, rng& r, key_type k, bool descending);  // 12-byte values: u8 u16 i32 f32 f64
 
 }  // namespace fuzz

@@ -93,15 +93,23 @@ result run_config(context& ctx, rng& r, algorithm& a) {
   }
   const bool descending = a == algorithm::radix_sort_keys_descending || a == algorithm::radix_sort_pairs_descending;
   const bool pairs = a == algorithm::radix_sort_pairs || a == algorithm::radix_sort_pairs_descending;
-  static const key_type all_keys[] = {key_type::u8,  key_type::i16, key_type::f16, key_type::u32, key_type::i32,
+  static const key_type all_keys[] = {key_type::u8,  key_type::i8,  key_type::i16, key_type::u16,
+                                      key_type::f16, key_type::bf16, key_type::u32, key_type::i32,
                                       key_type::f32, key_type::u64, key_type::i64, key_type::f64};
+  // Pairs: a third with uint64 payloads, a sixth with 12-byte struct payloads, the rest uint32.
   if (pairs && r.chance(1.0 / 3)) {
     static const key_type u64_keys[] = {key_type::i16, key_type::u32, key_type::f32, key_type::u64, key_type::f64};
     return run_sort_pairs_u64(ctx, r, u64_keys[r.below(5)], descending);
   }
-  const key_type k = all_keys[r.below(9)];
+  if (pairs && r.chance(0.25)) {
+    static const key_type struct_keys[] = {key_type::u8, key_type::u16, key_type::i32, key_type::f32, key_type::f64};
+    return run_sort_pairs_struct(ctx, r, struct_keys[r.below(5)], descending);
+  }
+  const key_type k = all_keys[r.below(sizeof(all_keys) / sizeof(all_keys[0]))];
+  const bool small = k == key_type::i8 || k == key_type::u16 || k == key_type::bf16;
   const bool narrow =
       k == key_type::u8 || k == key_type::i16 || k == key_type::f16 || k == key_type::u32 || k == key_type::i32;
+  if (small) return pairs ? run_sort_pairs_small(ctx, r, k, descending) : run_sort_keys_small(ctx, r, k, descending);
   if (pairs) return narrow ? run_sort_pairs_narrow(ctx, r, k, descending) : run_sort_pairs_wide(ctx, r, k, descending);
   return narrow ? run_sort_keys_narrow(ctx, r, k, descending) : run_sort_keys_wide(ctx, r, k, descending);
 }

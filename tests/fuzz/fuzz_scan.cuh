@@ -1,5 +1,8 @@
 // The scan fuzz runner: one random config of exclusive_scan, inclusive_scan, exclusive_sum or
-// inclusive_sum (either form, any stream, misaligned or in place) against cub::DeviceScan, bitwise.
+// inclusive_sum (either form, any stream, misaligned or in place; plus, minimum, maximum, or the
+// composition of affine maps, which is not commutative) against cub::DeviceScan, bitwise. Sizes
+// include tile edges and, where the types and operator allow the streaming scan, the sizes from
+// which the default shape streams.
 #pragma once
 
 #include <cstddef>
@@ -15,6 +18,15 @@
 
 namespace fuzz {
 
+/// Whether the default shape may take the streaming scan for In -> Out with operator O (raw
+/// pointers, 4- or 8-byte items on both sides, an operator it may reorder): then it streams from
+/// streaming_scan_min_items on, when the output is 16-byte aligned after the input's head.
+template <class In, class Out, op_kind O>
+inline constexpr bool may_stream =
+    std::is_same_v<In, Out> &&
+    gpuprim::detail::streaming_scan<
+        gpuprim::detail::scan_params<const In*, Out*, Out, Out, decltype(gpuprim_op<O>())>>::applicable;
+
 /// One config of scan `a` of In items into Out (the accumulator: Out for exclusive scans and
 /// sums, In for inclusive_scan) with operator O (plus for the sums).
 template <algorithm A, class In, class Out, op_kind O>
@@ -23,16 +35,37 @@ result scan_case(context& ctx, rng& r) {
   constexpr bool same_type = std::is_same_v<In, Out>;
   constexpr bool exclusive = A == algorithm::exclusive_scan || A == algorithm::exclusive_sum;
   constexpr bool is_sum = A == algorithm::exclusive_sum || A == algorithm::inclusive_sum;
+  constexpr bool maps = std::is_same_v<In, affine>;
+  static_assert(!maps || (same_type && O == op_kind::compose && !is_sum),
+                "affine maps: exclusive_scan / inclusive_scan with compose");
   result res;
   const std::size_t tile = gpuprim::detail::scan_default_shape<Out>::tile_items;
   const bool in_place = same_type && r.chance(0.15);
   const std::size_t out_off = draw_offset(r);
   const std::size_t in_off = in_place ? out_off : draw_offset(r);
-  const std::size_t n = draw_size(r, ctx.max_n, {tile}, head_items<In>(in_off));
-  const distribution d = draw_value_distribution(r);
-  std::int64_t lo, hi;
-  value_range<In, Out>(O, n + 1, lo, hi);
-  const Out init = exclusive && !is_sum ? static_cast<Out>(r.between(lo, hi)) : Out{};
+  // Size edges: the tile; for half of the configs that may stream, also the streaming threshold
+  // and one streaming tile either side of it (sizes of 2-5 million items, so not always).
+  std::vector<std::size_t> edges{tile};
+  if constexpr (may_stream<In, Out, O>) {
+    if (r.chance(0.5)) {
+      using params = gpuprim::detail::scan_params<const In*, Out*, Out, Out, decltype(gpuprim_op<O>())>;
+      constexpr std::size_t threshold = gpuprim::detail::streaming_scan_min_items<sizeof(In)>;
+      constexpr std::size_t stream_tile = gpuprim::detail::streaming_scan<params>::tile_items;
+      edges = {tile, threshold, threshold - stream_tile, threshold + stream_tile};
+    }
+  }
+  const std::size_t n = draw_size(r, ctx.max_n, edges, head_items<In>(in_off));
+  const distribution drawn = draw_value_distribution(r);
+  const bool ordered = drawn == distribution::ascending || drawn == distribution::descending;
+  const distribution d = maps && ordered ? distribution::uniform : drawn;  // maps have no order
+  std::int64_t lo = 0, hi = 0;
+  Out init{};
+  if constexpr (maps) {
+    if (exclusive) init = random_affine(r);
+  } else {
+    value_range<In, Out>(O, n + 1, lo, hi);
+    init = exclusive && !is_sum ? static_cast<Out>(r.between(lo, hi)) : Out{};
+  }
   const stream_choice st = draw_stream(r, ctx);
   const workspace_choice w = draw_workspace(r);
   const bool null_pointers = n == 0 && r.chance(0.5);
@@ -43,7 +76,8 @@ result scan_case(context& ctx, rng& r) {
     os << algorithm_name(a) << " in " << type_name<In>() << " -> " << type_name<Out>();
     if (!is_sum) os << ", op " << op_name(O);
     if (exclusive && !is_sum) os << ", init " << show(init);
-    os << ", n = " << n << ", " << distribution_name(d) << " in [" << lo << ", " << hi << "]";
+    os << ", n = " << n << ", " << distribution_name(d);
+    if (!maps) os << " in [" << lo << ", " << hi << "]";
     if (in_place) {
       os << ", in place at offset " << out_off;
     } else {
@@ -66,7 +100,11 @@ result scan_case(context& ctx, rng& r) {
     res.problems.push_back("test buffers could not be allocated");
     return res;
   }
-  fill_values(h_in, n, r, d, lo, hi);
+  if constexpr (maps) {
+    fill_affines(h_in, n, r, d);
+  } else {
+    fill_values(h_in, n, r, d, lo, hi);
+  }
   const In* in = d_in + in_off;
   const std::size_t in_bytes = n * sizeof(In);
   if (in_bytes > 0 &&
@@ -152,9 +190,10 @@ result scan_case(context& ctx, rng& r) {
 }
 
 /// Scan A over a random value type; O is the operator of exclusive_scan / inclusive_scan (plus for
-/// the sums).
+/// the sums; not compose).
 template <algorithm A, op_kind O>
 result scan_random_type(context& ctx, rng& r) {
+  static_assert(O != op_kind::compose, "compose takes affine maps (scan_operator)");
   switch (r.below(6)) {
     case 0: return scan_case<A, std::int32_t, std::int32_t, O>(ctx, r);
     case 1: return scan_case<A, std::uint32_t, std::uint32_t, O>(ctx, r);
@@ -163,12 +202,29 @@ result scan_random_type(context& ctx, rng& r) {
     case 4: return scan_case<A, double, double, O>(ctx, r);
     default:
       // uint8 items into uint32 outputs. An inclusive_scan accumulates in the items' type (uint8,
-      // the contract) where CUB accumulates plus in int: only maximum is comparable there.
-      if constexpr (A == algorithm::inclusive_scan) {
+      // the contract) where CUB accumulates plus in int: there plus is replaced by maximum
+      // (minimum and maximum give the same in either type).
+      if constexpr (A == algorithm::inclusive_scan && O == op_kind::plus) {
         return scan_case<A, std::uint8_t, std::uint32_t, op_kind::maximum>(ctx, r);
       } else {
         return scan_case<A, std::uint8_t, std::uint32_t, O>(ctx, r);
       }
+  }
+}
+
+/// exclusive_scan or inclusive_scan (A) with a random operator: plus 3/8, maximum and minimum 2/8
+/// each (over a random value type), compose 1/8 (over affine maps).
+template <algorithm A>
+result scan_operator(context& ctx, rng& r) {
+  switch (r.below(8)) {
+    case 0:
+    case 1:
+    case 2: return scan_random_type<A, op_kind::plus>(ctx, r);
+    case 3:
+    case 4: return scan_random_type<A, op_kind::maximum>(ctx, r);
+    case 5:
+    case 6: return scan_random_type<A, op_kind::minimum>(ctx, r);
+    default: return scan_case<A, affine, affine, op_kind::compose>(ctx, r);
   }
 }
 

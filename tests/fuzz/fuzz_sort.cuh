@@ -4,7 +4,8 @@
 // visible), guards around both outputs, and both inputs unchanged.
 #pragma once
 
-#include <cuda_fp16.h>  // before CUB: its radix sort of __half needs the type
+#include <cuda_bf16.h>  // before CUB: its radix sorts of __nv_bfloat16 and __half need the types
+#include <cuda_fp16.h>
 
 #include <cmath>
 #include <cstddef>
@@ -23,6 +24,12 @@ namespace fuzz {
 /// The Value of a keys-only sort.
 struct no_value {};
 
+/// A 12-byte sort value (no padding): the item's input index and 8 random bytes. Any trivially
+/// copyable value travels with its key; the index makes stability visible.
+struct value12 {
+  std::uint32_t index, a, b;
+};
+
 // ---------------------------------------------------------------------------------------------
 // Keys, written independently of the library
 
@@ -38,12 +45,15 @@ struct key_info;
     static const char* name() { return name_; }                               \
   };
 GPUPRIM_FUZZ_KEY(std::uint8_t, std::uint8_t, 0, 0, "uint8")
+GPUPRIM_FUZZ_KEY(std::int8_t, std::uint8_t, 1, 0, "int8")
+GPUPRIM_FUZZ_KEY(std::uint16_t, std::uint16_t, 0, 0, "uint16")
 GPUPRIM_FUZZ_KEY(std::int16_t, std::uint16_t, 1, 0, "int16")
 GPUPRIM_FUZZ_KEY(std::uint32_t, std::uint32_t, 0, 0, "uint32")
 GPUPRIM_FUZZ_KEY(std::int32_t, std::uint32_t, 1, 0, "int32")
 GPUPRIM_FUZZ_KEY(std::uint64_t, std::uint64_t, 0, 0, "uint64")
 GPUPRIM_FUZZ_KEY(std::int64_t, std::uint64_t, 1, 0, "int64")
 GPUPRIM_FUZZ_KEY(__half, std::uint16_t, 2, 10, "__half")
+GPUPRIM_FUZZ_KEY(__nv_bfloat16, std::uint16_t, 2, 7, "__nv_bfloat16")
 GPUPRIM_FUZZ_KEY(float, std::uint32_t, 2, 23, "float")
 GPUPRIM_FUZZ_KEY(double, std::uint64_t, 2, 52, "double")
 #undef GPUPRIM_FUZZ_KEY
@@ -189,6 +199,8 @@ const char* value_name() {
     return "uint32";
   else if constexpr (std::is_same_v<Value, std::uint64_t>)
     return "uint64";
+  else if constexpr (std::is_same_v<Value, value12>)
+    return "12-byte struct";
   else
     return "none";
 }
@@ -324,6 +336,9 @@ result sort_case(context& ctx, rng& r) {
     for (std::size_t i = 0; i < n; ++i) {
       if constexpr (std::is_same_v<Value, std::uint64_t>) {
         hv_in[i] = (r.next() << 32) | static_cast<std::uint32_t>(i);
+      } else if constexpr (std::is_same_v<Value, value12>) {
+        const std::uint64_t z = r.next();
+        hv_in[i] = {static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(z), static_cast<std::uint32_t>(z >> 32)};
       } else {
         hv_in[i] = static_cast<Value>(i);
       }

@@ -2,13 +2,15 @@
 // count or offset below it, in 32 bits up to radix_state<unsigned>::max_items keys (2^30 - 2^20)
 // and in 64 bits above. A pairs sort of exactly that many keys, and of one more, must match
 // cub::DeviceRadixSort bitwise (keys and the index payload, ascending and descending). Inputs are
-// generated and compared on the device. Skipped in small mode and without ~22 GiB free.
+// generated and compared on the device. Skipped in small mode; without ~22 GiB free it warns, or
+// fails with GPUPRIM_REQUIRE_GPU=1.
 #include <gpuprim/radix_sort.cuh>
 
 #include <cub/device/device_radix_sort.cuh>
 
 #include <cstdint>
 
+#include "reliability/large_inputs.cuh"
 #include "support/catch.hpp"
 #include "support/test_util.cuh"
 
@@ -63,7 +65,7 @@ TEST_CASE("reliability: radix sort at the look-back counter limit", "[reliabilit
   }
   const std::size_t needed = 3 * max_n * 5 + ours_bytes + cub_bytes + (std::size_t(512) << 20);
   if (gpuprim_test::free_device_memory() < needed) {
-    WARN("skipped: needs " << needed / double(1 << 30) << " GiB of free device memory");
+    GPUPRIM_LARGE_SKIP("skipped: needs " << needed / double(1 << 30) << " GiB of free device memory");
     return;
   }
   device_vector<std::uint8_t> keys(max_n), keys_ours(max_n), keys_cub(max_n);

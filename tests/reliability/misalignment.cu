@@ -1,8 +1,10 @@
 // Inputs and outputs at every misalignment their types allow (every item offset within 16 bytes,
-// input and output independently), for the radix sorts (keys of 1, 2, 4 and 8 bytes, and pairs)
-// and the scans (1-, 2- and 8-byte items), at a one-block size and a multi-tile size; checked
-// against host std:: algorithms, with the items around each output left untouched.
+// input and output independently), for the radix sorts (keys of 1, 2, 4 and 8 bytes, and pairs
+// whose value offsets vary on their own) at a one-block, a fused-kernel and an onesweep size, the
+// scans (1-, 2- and 8-byte items) at a one-block size and a multi-tile size, and reduce of int16
+// items; checked against host std:: algorithms, with the items around each output left untouched.
 #include <gpuprim/radix_sort.cuh>
+#include <gpuprim/reduce.cuh>
 #include <gpuprim/scan.cuh>
 
 #include <algorithm>
@@ -101,18 +103,36 @@ void check_sort(std::size_t n, std::size_t key_in, std::size_t key_out, std::siz
   CHECK(d_keys.download_checked() == keys);  // the input is const
 }
 
-/// Every (in, out) pair of item offsets within 16 bytes at the multi-tile size; the diagonal at
-/// the one-block size. Small mode: the diagonal only.
+/// Sizes: 3001 (one block: the rank sort), 30011 (the fused kernel's tiles) and 300007 (onesweep).
+/// Key offsets: every (in, out) pair at 30011; one pair per input offset at the other sizes (and
+/// in small mode), which also takes every output offset. Pairs sorts then loop the value offsets
+/// on their own, the same way, with the key offsets fixed at (1, last). Small mode runs 300007
+/// once for the keys and once for the values.
 template <class Key, class Value = void>
 void sort_every_offset() {
+  constexpr bool pairs = !std::is_void<Value>::value;
   constexpr std::size_t keys_per_16 = 16 / sizeof(Key);
-  constexpr std::size_t values_per_16 = std::is_void<Value>::value ? 1 : 16 / sizeof(std::conditional_t<std::is_void<Value>::value, char, Value>);
+  constexpr std::size_t values_per_16 = pairs ? 16 / sizeof(std::conditional_t<pairs, Value, char>) : 1;
   const bool small = gpuprim_test::small_mode();
-  for (std::size_t n : {std::size_t(3001), std::size_t(30011)}) {
+  // Whether the offset pair (in, out) of items with `per_16` offsets runs at size n.
+  auto runs = [&](std::size_t n, std::size_t in, std::size_t out, std::size_t per_16) {
+    if (!small && n == 30011) return true;
+    if (out != (in + 1) % per_16) return false;
+    return !(small && n == 300007 && in != 1 % per_16);
+  };
+  for (std::size_t n : {std::size_t(3001), std::size_t(30011), std::size_t(300007)}) {
     for (std::size_t in = 0; in < keys_per_16; ++in) {
       for (std::size_t out = 0; out < keys_per_16; ++out) {
-        if ((small || n < 4096) && out != (in + 1) % keys_per_16) continue;
+        if (!runs(n, in, out, keys_per_16)) continue;
         check_sort<Key, Value>(n, in, out, (in + out) % values_per_16, (in * 3 + 1) % values_per_16, (in + out) % 2 == 1);
+      }
+    }
+    if constexpr (pairs) {
+      for (std::size_t in = 0; in < values_per_16; ++in) {
+        for (std::size_t out = 0; out < values_per_16; ++out) {
+          if (!runs(n, in, out, values_per_16)) continue;
+          check_sort<Key, Value>(n, 1, keys_per_16 - 1, in, out, (in + out) % 2 == 0);
+        }
       }
     }
   }
@@ -158,6 +178,33 @@ void scan_every_offset() {
   }
 }
 
+/// Reduce of int16 items at item offset `in_offset`: gpuprim::sum into an int64 output (workspace
+/// form) and gpuprim::reduce with maximum into an int16 output (allocating form), each output at
+/// item offset `out_offset` with guards around it.
+void check_reduce_int16(std::size_t n, std::size_t in_offset, std::size_t out_offset) {
+  INFO("n = " << n << ", int16 items, offsets (items): in " << in_offset << " out " << out_offset);
+  const std::vector<std::int16_t> items = random_items<std::int16_t>(n, 16);
+  long long sum = 0;
+  std::int16_t max = items[0];
+  for (std::int16_t x : items) {
+    sum += x;
+    max = std::max(max, x);
+  }
+  placed<std::int16_t> d_in(n, in_offset);
+  d_in.upload(items);
+  placed<long long> d_sum(1, out_offset % 2);
+  placed<std::int16_t> d_max(1, out_offset);
+  std::size_t bytes = 0;
+  REQUIRE_CUDA(gpuprim::sum(nullptr, bytes, d_in.data(), d_sum.data(), n));
+  device_vector<unsigned char> temp(bytes);
+  REQUIRE_CUDA(gpuprim::sum(temp.data(), bytes, d_in.data(), d_sum.data(), n));
+  REQUIRE_CUDA(gpuprim::reduce(d_in.data(), d_max.data(), n, std::int16_t(-32768), gpuprim::maximum{}));
+  gpuprim_test::require_sync();
+  CHECK(d_sum.download_checked() == std::vector<long long>{sum});
+  CHECK(d_max.download_checked() == std::vector<std::int16_t>{max});
+  CHECK(d_in.download_checked() == items);  // the input is const
+}
+
 }  // namespace
 
 TEST_CASE("reliability: radix sort keys at every misalignment", "[reliability][misaligned]") {
@@ -176,4 +223,18 @@ TEST_CASE("reliability: scans at every misalignment", "[reliability][misaligned]
   scan_every_offset<std::uint8_t>();
   scan_every_offset<std::uint16_t>();
   scan_every_offset<std::int64_t>();
+}
+
+/// Every (in, out) pair of item offsets at the multi-tile size; one pair per input offset at the
+/// one-block size and in small mode.
+TEST_CASE("reliability: reduce of int16 items at every misalignment", "[reliability][misaligned]") {
+  const bool small = gpuprim_test::small_mode();
+  for (std::size_t n : {std::size_t(1000), std::size_t(100003)}) {
+    for (std::size_t in = 0; in < 8; ++in) {
+      for (std::size_t out = 0; out < 8; ++out) {
+        if ((small || n < 4096) && out != (in + 3) % 8) continue;
+        check_reduce_int16(n, in, out);
+      }
+    }
+  }
 }

@@ -1,5 +1,6 @@
 // Tests that the device scans reject bad arguments with cudaErrorInvalidValue, launch and write
-// nothing, and leave no sticky error; and that n == 0 and the size query need no pointers.
+// nothing, and leave no sticky error (every scan in both forms with a null input or output); and
+// that n == 0 and the size query need no pointers.
 #include <gpuprim/scan.cuh>
 
 #include <cstdint>
@@ -32,6 +33,27 @@ void expect_rejected(cudaError_t e, const device_vector<int>& out) {
   expect_untouched(out);
 }
 
+/// Scan A in both forms, with a null input and then a null output (the other pointer valid), at
+/// n items: each call must be rejected, write nothing to `out`, and leave `in` as it was.
+template <api A>
+void expect_null_pointers_rejected(void* temp, std::size_t bytes, const device_vector<int>& in,
+                                   device_vector<int>& out, std::size_t n) {
+  const std::vector<int> in_before = in.download();
+  for (bool allocating : {false, true}) {
+    for (bool null_input : {true, false}) {
+      INFO(api_name(A) << (allocating ? ", allocating form" : ", workspace form") << ", n = " << n << ", null "
+                       << (null_input ? "input" : "output"));
+      const int* p_in = null_input ? nullptr : in.data();
+      int* p_out = null_input ? out.data() : nullptr;
+      std::size_t b = bytes;
+      const cudaError_t e = allocating ? call_scan_allocating<A>(p_in, p_out, n, 5, gpuprim::plus{})
+                                       : call_scan<A>(temp, b, p_in, p_out, n, 5, gpuprim::plus{});
+      expect_rejected(e, out);
+      CHECK(in.download() == in_before);
+    }
+  }
+}
+
 }  // namespace
 
 TEST_CASE("device scan: bad arguments are rejected before any launch", "[scan][device][arguments]") {
@@ -60,6 +82,14 @@ TEST_CASE("device scan: bad arguments are rejected before any launch", "[scan][d
     expect_rejected(gpuprim::inclusive_scan(temp.data(), b, in.data(), null_out, 1, gpuprim::plus{}), out);
     expect_rejected(gpuprim::exclusive_scan(in.data(), null_out, n, 0, gpuprim::plus{}), out);
     expect_rejected(gpuprim::inclusive_sum(in.data(), null_out, n), out);
+  }
+  SECTION("every scan in both forms: a null input, then a null output") {
+    for (std::size_t count : {std::size_t(1), n}) {
+      expect_null_pointers_rejected<api::exclusive_scan>(temp.data(), bytes, in, out, count);
+      expect_null_pointers_rejected<api::inclusive_scan>(temp.data(), bytes, in, out, count);
+      expect_null_pointers_rejected<api::exclusive_sum>(temp.data(), bytes, in, out, count);
+      expect_null_pointers_rejected<api::inclusive_sum>(temp.data(), bytes, in, out, count);
+    }
   }
   SECTION("workspace too small") {
     std::size_t b = bytes - 1;

@@ -3,7 +3,8 @@
 // stream (raw pointers to 4- or 8-byte items on both sides, a reorderable operator). Sizes around the
 // streaming tile (32 KiB of input), heads and tails from misaligned pointers, in place, and calls
 // that must not stream (other item sizes, operators that cannot be reordered) still scanning
-// right through the tile-per-block scan.
+// right through the tile-per-block scan. And with the default shape just above the size from which
+// the scans stream, every pair of input and output offsets within 16 bytes.
 #include <gpuprim/scan.cuh>
 
 #include <cstddef>
@@ -121,5 +122,45 @@ TEST_CASE("streaming scan: calls that do not stream still scan in order", "[scan
     check_scan<api::exclusive_sum, std::uint32_t, std::uint32_t, streaming>(bytes, 0u, gpuprim::plus{}, host_plus{});
     auto wide = [](std::size_t m) { return random_vector<double>(m, -1000000, 1000000); };
     check_scan<api::inclusive_scan, double, double, streaming>(wide(n), 0.0, gpuprim::maximum{}, host_max{});
+  }
+}
+
+namespace {
+
+/// The default-shape streaming threshold of items of T (n minus the peeled head must reach it).
+template <class T>
+constexpr std::size_t streaming_threshold() {
+  return gpuprim::detail::streaming_scan_min_items<sizeof(T)>;
+}
+
+/// Every (input, output) pair of item offsets within 16 bytes at n items with the default shape:
+/// pairs with the same offset (modulo 16 bytes) stream, the others take the tile-per-block scan
+/// (a misaligned output after the head); both must scan right. Small mode (compute-sanitizer):
+/// the pairs (0, 0) and (1, 1) only.
+template <api A, class T, class Op, class HostOp>
+void check_every_offset(const std::vector<T>& h_in, T init, Op op, HostOp host_op) {
+  constexpr std::size_t per_16 = 16 / sizeof(T);
+  const bool small = gpuprim_test::small_mode();
+  for (std::size_t in = 0; in < per_16; ++in) {
+    for (std::size_t out = 0; out < per_16; ++out) {
+      if (small && !(in == out && in < 2)) continue;
+      check_scan<A, T, T>(h_in, init, op, host_op, in, out);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("streaming scan: every input and output offset just above the streaming threshold",
+          "[scan][device][streaming]") {
+  SECTION("int32 exclusive_sum") {
+    // Above the threshold by a tile and 3 items for every head (at most 3 items of 4 bytes).
+    const std::size_t n = streaming_threshold<std::int32_t>() + streaming_tile<std::int32_t>() + 3 + 3;
+    check_every_offset<api::exclusive_sum>(random_exact_vector<std::int32_t>(n), std::int32_t(0), gpuprim::plus{},
+                                           host_plus{});
+  }
+  SECTION("double inclusive_sum (integer-valued, exact)") {
+    const std::size_t n = streaming_threshold<double>() + streaming_tile<double>() + 1 + 1;
+    check_every_offset<api::inclusive_sum>(random_exact_vector<double>(n), 0.0, gpuprim::plus{}, host_plus{});
   }
 }
