@@ -78,7 +78,7 @@ __global__ void __launch_bounds__(128) keep_positive(const int* in, int* out, in
   int position, count;
   warp_scan(storage).exclusive_sum(flag, position, count);  // count: the warp's total, in every lane
   if (flag) out[warp * 32 + position] = x;
-  if (threadIdx.x % 32 == 0) kept[warp] = count;
+  if (threadIdx.x % 32 == 0 && warp * 32 < n) kept[warp] = count;  // warps past n have no slot
 }
 // docs:end warp_scan
 
