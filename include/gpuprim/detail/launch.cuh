@@ -119,6 +119,16 @@ template <auto Kernel>
   });
 }
 
+/// Lets `Kernel` take `smem` bytes of dynamic shared memory on `device` (allow_dynamic_smem) and
+/// sets `resident` to how many of its blocks of `block_threads` threads one SM holds with them.
+template <auto Kernel>
+[[nodiscard]] cudaError_t allow_smem_and_count_resident(std::size_t smem, int block_threads, int device,
+                                                        int& resident) {
+  const cudaError_t e = allow_dynamic_smem<Kernel>(smem, device);
+  if (e != cudaSuccess) return e;
+  return resident_blocks_per_sm<Kernel>(block_threads, device, resident, smem);
+}
+
 /// How a kernel is launched beyond grid, block and stream.
 enum class launch_mode {
   plain,

@@ -878,10 +878,8 @@ cudaError_t launch_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args<
   } else {
     constexpr auto pass = radix_onesweep_kernel<Key, Value, Descending, State, one_wave>;
     constexpr std::size_t smem = sizeof(onesweep_storage<Key, Value, one_wave, State>);
-    e = allow_dynamic_smem<pass>(smem, device.ordinal);
-    if (e != cudaSuccess) return e;
     int resident = 0;
-    e = resident_blocks_per_sm<pass>(one_wave::block_threads, device.ordinal, resident, smem);
+    e = allow_smem_and_count_resident<pass>(smem, one_wave::block_threads, device.ordinal, resident);
     if (e != cudaSuccess) return e;
     const std::size_t tiles = (a.n + one_wave::tile_items - 1) / one_wave::tile_items;
     const int forced = onesweep_shape_override.load(std::memory_order_relaxed);
@@ -905,10 +903,8 @@ cudaError_t launch_fused(void* temp, std::size_t temp_bytes, radix_sort_args<Key
   if (e != cudaSuccess) return e;
   constexpr auto kernel = radix_fused_kernel<Key, Value, Descending, state_t, shape>;
   constexpr std::size_t smem = sizeof(fused_storage<Key, Value, shape, state_t>);
-  e = allow_dynamic_smem<kernel>(smem, device.ordinal);
-  if (e != cudaSuccess) return e;
   int resident = 0;
-  e = resident_blocks_per_sm<kernel>(shape::block_threads, device.ordinal, resident, smem);
+  e = allow_smem_and_count_resident<kernel>(smem, shape::block_threads, device.ordinal, resident);
   if (e != cudaSuccess) return e;
   e = choose_value_prefetch(device, a);
   if (e != cudaSuccess) return e;
