@@ -1,6 +1,6 @@
-// The onesweep pass has two shapes with the same tiles (launch_onesweep): grids of one wave of
-// resident tiles keep each tile's ranks in registers; larger grids store every key at its rank in
-// shared memory as the ranking finds it (onesweep_shape::early_scatter). Which one a sort takes
+// The onesweep pass has two shapes (launch_onesweep): grids of one wave of resident tiles keep
+// each tile's ranks in registers; larger grids store every key at its rank in shared memory as the
+// ranking finds it (onesweep_shape::early_scatter), in tiles at least as wide. Which one a sort takes
 // depends on the device and n (an H200 takes the early one from about 3.8M 4-byte keys), so this
 // case forces each in turn through the test hook detail::onesweep_shape_override, at sizes that
 // the sanitizers can run: every key width, keys and pairs, whole and partial windows, both orders,
@@ -29,8 +29,15 @@ void check_both_onesweep_shapes() {
   // sanitizer runs, where racecheck takes ~4 s a sort): one size, uniform keys, and per shape one
   // window and order (one wave: whole key ascending; early scatter: partial window descending).
   const bool small = gpuprim_test::small_mode();
+  // Outside small mode also whole early-scatter tiles of keys and of pairs (20 of each: the last
+  // tile full).
   std::vector<std::size_t> sizes = {131073};
-  if (!small) sizes.push_back(300007);
+  if (!small) {
+    namespace gd = gpuprim::detail;
+    sizes.push_back(300007);
+    sizes.push_back(std::size_t(20) * gd::onesweep_shape<Key, gd::no_values, true>::tile_items);
+    sizes.push_back(std::size_t(20) * gd::onesweep_shape<Key, std::uint32_t, true>::tile_items);
+  }
   std::vector<distribution> distributions = {distribution::uniform};
   if (!small) distributions.push_back(distribution::few_distinct);
   for (int shape : {0, 1}) {

@@ -125,20 +125,36 @@ inline constexpr int radix_item_bytes =
 template <class Key, class Value, bool EarlyScatter = false>
 struct onesweep_shape {
   static constexpr int bytes = radix_item_bytes<Key, Value>;
-  // Signed integer keys spill at the wider tiles below (nvcc keeps more per key for them, not
-  // understood yet: int32 keys 316 bytes at 25 items, 72 at 19; int32/u32 pairs 112 at 26;
-  // int64/int64 pairs 56 at 18), so they keep the narrower ones.
+  static constexpr bool has_values = !std::is_same_v<Value, no_values>;
+  // Signed integer keys spill at the wider one-wave tiles below (int32 keys 316 bytes at 25 items,
+  // 72 at 19; int32/u32 pairs 112 at 26; int64/int64 pairs 56 at 18), so they keep the narrower ones.
   static constexpr bool signed_key = radix_key<Key>::is_signed_integer;
   // The 25-item tile: 4-byte keys, keys only.
   static constexpr bool wide_tile = bytes == 4 && sizeof(Key) == 4 && !signed_key;
   // The wider pair tiles (ranks and digits packed in registers until the values move).
-  static constexpr bool wide_pairs = !std::is_same_v<Value, no_values> && !signed_key;
+  static constexpr bool wide_pairs = has_values && !signed_key;
   static constexpr int block_threads = 384;
-  static constexpr int items_per_thread = wide_tile ? 25
-                                          : bytes <= 4   ? 19
-                                          : bytes == 8   ? (wide_pairs ? 26 : 20)
-                                          : bytes <= 16  ? (wide_pairs ? 18 : 16)
-                                                         : (96 / bytes > 1 ? 96 / bytes : 1);
+  /// Tiles of the one-wave passes (each tile's ranks held in registers until the exchange).
+  static constexpr int one_wave_items = wide_tile ? 25
+                                        : bytes <= 4  ? 19
+                                        : bytes == 8  ? (wide_pairs ? 26 : 20)
+                                        : bytes <= 16 ? (wide_pairs ? 18 : 16)
+                                                      : (96 / bytes > 1 ? 96 / bytes : 1);
+  /// Tiles of the early-scatter passes (0: as one_wave_items). They hold no rank array, and their
+  /// keys-only and 8-byte-key kernels take digits through radix_key::digit_fresh, so they have the
+  /// registers for wider tiles, and wider tiles mean fewer tiles to publish, scan and look back
+  /// over. H200, same process as CUB, 2^28 keys, time against 25/20/26/18 items (notes/PERF.md,
+  /// session 22): 4-byte keys 29 items 0.94, 32 0.926, 36 0.936 (f32 32: 0.970, 36: 0.987); u64
+  /// keys 22 0.97, 26 0.918, 28 0.98; u64/u32 pairs 22 0.956, 26 0.944; u32/u32 pairs 28 0.986
+  /// (with digit_fresh 1.00), 30 1.007 (spills). Signed keys with values spill at these (int32/u32
+  /// 92 bytes at 28, int64/u32 64 at 26) and keep the one-wave tiles.
+  static constexpr int early_items = (signed_key && has_values) ? 0
+                                     : bytes == 4 && sizeof(Key) == 4  ? 32
+                                     : bytes == 8 && sizeof(Key) == 8  ? 26
+                                     : bytes == 8 && sizeof(Key) == 4  ? 28
+                                     : bytes == 12 && sizeof(Key) == 8 ? 26
+                                                                       : 0;
+  static constexpr int items_per_thread = EarlyScatter && early_items > 0 ? early_items : one_wave_items;
   static constexpr int tile_items = block_threads * items_per_thread;
   static constexpr int min_blocks_per_sm = bytes <= 4 ? 3 : 2;  // caps registers at 56 (85) per thread
   // Each key is stored at its rank in shared memory as soon as the ranking finds it (the exchange
@@ -148,6 +164,9 @@ struct onesweep_shape {
   // pairs; but 1.10-1.15x at 2^18-2^20 for u32 and f32 keys (u64 keys 1.04x), where a pass is one
   // wave of tiles. Both shapes exist; launch_onesweep takes this one for grids of more than one wave.
   static constexpr bool early_scatter = EarlyScatter;
+  /// Digits through radix_key::digit_fresh (see early_items). Pairs of 4-byte keys have the
+  /// registers to keep the digits, and recomputing them cost u32/u32 2% (H200, 2^28).
+  static constexpr bool fresh_digits = !has_values || sizeof(Key) == 8;
 };
 
 /// Tiles of the fused single-launch sort (mid sizes: every pass is one latency-bound wave, so
@@ -160,6 +179,7 @@ struct fused_shape {
   static constexpr int tile_items = block_threads * items_per_thread;
   static constexpr int min_blocks_per_sm = 4;  // caps registers at 64 per thread
   static constexpr bool early_scatter = false;  // see onesweep_shape
+  static constexpr bool fresh_digits = false;   // see onesweep_shape
 };
 
 /// Inputs of up to this many fused_shape tiles are sorted by the fused single-launch kernel.
@@ -441,7 +461,13 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
       ordered[i] = traits::all_ones;
     }
   }
-  const auto digit_of = [&](int i) { return traits::digit(ordered[i], shift, bits); };
+  const auto digit_of = [&](int i) {
+    if constexpr (Shape::fresh_digits) {
+      return traits::digit_fresh(ordered[i], shift, bits);
+    } else {
+      return traits::digit(ordered[i], shift, bits);
+    }
+  };
   const Value* vsrc = first ? a.values_in : (read_output ? a.values_out : a.values_alt);
   // Passes of up to 8 bytes an item are latency-bound where DRAM bandwidth is plentiful: have L2
   // fetch the values while the keys are ranked, on devices where that was measured to pay
@@ -863,13 +889,14 @@ inline std::atomic<int> onesweep_shape_override{-1};
 
 /// The onesweep sort: passes of one wave of tiles (every tile resident at once) keep each tile's
 /// ranks in registers; larger grids store the keys at their ranks as the ranking finds them
-/// (onesweep_shape::early_scatter). Both shapes have the same tiles, so one workspace layout.
+/// (onesweep_shape::early_scatter), in tiles at least as wide: the one-wave shape's workspace
+/// layout (the most tiles) serves both.
 template <class Key, class Value, bool Descending, class State>
 cudaError_t launch_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args<Key, Value> a, int passes,
                             cudaStream_t stream) {
   using one_wave = onesweep_shape<Key, Value, false>;
   using waves = onesweep_shape<Key, Value, true>;
-  static_assert(one_wave::tile_items == waves::tile_items, "one workspace layout for both shapes");
+  static_assert(one_wave::tile_items <= waves::tile_items, "the one-wave workspace holds the early-scatter passes");
   device_facts device;
   cudaError_t e = current_device_facts(device);
   if (e != cudaSuccess) return e;
