@@ -140,8 +140,8 @@ struct radix_key {
   /// nvcc cannot compute each key's digit once and keep it live beside the key through a kernel's
   /// phases (the onesweep pass takes every key's digit when it counts and again when it ranks). With
   /// it the early-scatter onesweep kernel of u32 keys holds 32 items per thread at 56 registers
-  /// without spilling (plain `digit`: 156 bytes spilled from 30 items), u64 keys 28 at 80 (24 bytes
-  /// spilled at 24). Floating keys already get this from `digit_bits`.
+  /// without spilling (plain `digit`: 156 bytes spilled from 30 items), u64 keys 30 at 80 (plain:
+  /// 40 bytes spilled at 24). Floating keys already get this from `digit_bits`.
   GPUPRIM_HOST_DEVICE static unsigned digit_fresh(bits_t ordered, int shift, int num_bits) {
 #if defined(__CUDA_ARCH__)
     if constexpr (!is_float) {
