@@ -10,6 +10,7 @@
 #include <limits>
 #include <random>
 #include <type_traits>
+#include <vector>
 
 #include "support/catch.hpp"
 
@@ -115,5 +116,39 @@ TEST_CASE("radix key transform: special floats", "[host][sort][keys]") {
   for (bool descending : {false, true}) {
     const auto m = rk::order(rk::to_bits(-0.0f), descending), p = rk::order(rk::to_bits(0.0f), descending);
     CHECK(rk::digit_bits(m) == rk::digit_bits(p));
+  }
+}
+
+// The onesweep passes drop the -0.0 fix-up when the histogram saw no key that needs it: exactly
+// the keys whose digit bits differ from their ordered bits must be flagged, and without the flag
+// the unfixed digit must be the fixed one.
+TEMPLATE_TEST_CASE("radix key transform: keys that need the -0.0 fix-up", "[host][sort][keys]", float, double,
+                   std::uint32_t, std::int64_t) {
+  using rk = radix_key<TestType>;
+  using bits_t = typename rk::bits_t;
+  std::mt19937_64 rng(20261122);
+  std::vector<bits_t> samples = {bits_t(0), rk::all_ones, rk::high_bit, static_cast<bits_t>(rk::high_bit - 1),
+                                 static_cast<bits_t>(rk::high_bit + 1), static_cast<bits_t>(rk::high_bit - 2)};
+  for (int i = 0; i < 100000; ++i) samples.push_back(static_cast<bits_t>(rng()));
+  std::size_t wrong_flag = 0, wrong_digit = 0;
+  for (const bits_t b : samples) {
+    for (bool descending : {false, true}) {
+      const bits_t o = rk::order(b, descending);
+      if (rk::needs_fixup(o) != (rk::digit_bits(o) != o)) ++wrong_flag;
+      if (!rk::needs_fixup(o)) {
+        for (int shift = 0; shift < rk::bits; shift += 8) {
+          if (rk::digit_fresh_unfixed(o, shift, 8) != rk::digit(o, shift, 8)) ++wrong_digit;
+        }
+      }
+    }
+  }
+  CHECK(wrong_flag == 0);
+  CHECK(wrong_digit == 0);
+  if constexpr (rk::is_float) {
+    // Ascending, -0.0 is the key that needs it; descending, +0.0.
+    CHECK(rk::needs_fixup(rk::order(rk::to_bits(TestType(-0.0)), false)));
+    CHECK(rk::needs_fixup(rk::order(rk::to_bits(TestType(0.0)), true)));
+    CHECK_FALSE(rk::needs_fixup(rk::order(rk::to_bits(TestType(0.0)), false)));
+    CHECK_FALSE(rk::needs_fixup(rk::order(rk::to_bits(TestType(-0.0)), true)));
   }
 }

@@ -69,6 +69,8 @@ struct radix_sort_counters {
   unsigned tiles_done[radix_max_passes];    // fused sort: tiles of each pass done
   unsigned count_ticket;                    // histogram blocks (or tiles) started
   unsigned counts_clear;                    // 1 once `counts` is zeroed
+  unsigned fixup_seen;                      // floating keys: 1 once the histogram saw a key that
+                                            // radix_key::digit_bits changes (radix_key::needs_fixup)
 };
 
 /// Per-call control block in the workspace.
@@ -217,9 +219,15 @@ struct radix_histogram_storage {
 template <class Key, bool Full>
 GPUPRIM_DEVICE void radix_count_chunk(radix_histogram_storage& s,
                                       typename radix_key<Key>::bits_t (&ordered)[radix_histogram_items], int count,
-                                      int passes, int begin_bit, int end_bit) {
+                                      int passes, int begin_bit, int end_bit, bool& fixup_seen) {
   using traits = radix_key<Key>;
   constexpr int key_passes = traits::bits / radix_bits;  // the most passes a key can need
+  if constexpr (traits::is_float) {
+#pragma unroll
+    for (int i = 0; i < radix_histogram_items; ++i) {
+      if ((Full || i < count) && traits::needs_fixup(ordered[i])) fixup_seen = true;
+    }
+  }
 #pragma unroll
   for (int i = 0; i < radix_histogram_items; ++i) ordered[i] = traits::digit_bits(ordered[i]);
 #pragma unroll
@@ -268,6 +276,7 @@ GPUPRIM_DEVICE void radix_count_digits(radix_histogram_storage& s, const Key* ke
   if (threadIdx.x == 0) s.clears_counts = atomicAdd(&control->head.count_ticket, 1u) == 0;
   __syncthreads();
   if (s.clears_counts) radix_clear_counts(control, passes);
+  bool fixup_seen = false;  // floating keys: this thread saw a key that needs the -0.0 fix-up
   for (std::size_t base = first; base < end; base += stride) {
     // Thread t holds items t, t + threads, ...: each load instruction of a warp is coalesced.
     bits_t ordered[radix_histogram_items];
@@ -277,7 +286,7 @@ GPUPRIM_DEVICE void radix_count_digits(radix_histogram_storage& s, const Key* ke
       for (int i = 0; i < radix_histogram_items; ++i) {
         ordered[i] = traits::order(chunk_bits[i * radix_histogram_threads], Descending);
       }
-      radix_count_chunk<Key, true>(s, ordered, radix_histogram_items, passes, begin_bit, end_bit);
+      radix_count_chunk<Key, true>(s, ordered, radix_histogram_items, passes, begin_bit, end_bit, fixup_seen);
     } else {
       const std::size_t left = end - base - threadIdx.x;  // > 0 for the threads with items
       const int count = end - base > threadIdx.x
@@ -287,11 +296,11 @@ GPUPRIM_DEVICE void radix_count_digits(radix_histogram_storage& s, const Key* ke
       for (int i = 0; i < radix_histogram_items; ++i) {
         ordered[i] = i < count ? traits::order(chunk_bits[i * radix_histogram_threads], Descending) : bits_t(0);
       }
-      radix_count_chunk<Key, false>(s, ordered, count, passes, begin_bit, end_bit);
+      radix_count_chunk<Key, false>(s, ordered, count, passes, begin_bit, end_bit, fixup_seen);
     }
   }
   if (threadIdx.x == 0) wait_for_count(&control->head.counts_clear, 1u);
-  __syncthreads();
+  if (__syncthreads_or(fixup_seen) && threadIdx.x == 0) atomicOr(&control->head.fixup_seen, 1u);
   for (int k = threadIdx.x; k < passes * radix_bins; k += radix_histogram_threads) {
     const unsigned c = s.counts[k / radix_bins][k % radix_bins];
     if (c != 0) atomicAdd(&control->counts[k / radix_bins][k % radix_bins], static_cast<unsigned long long>(c));
@@ -415,7 +424,9 @@ GPUPRIM_DEVICE void onesweep_copy_tile(const radix_sort_args<Key, Value>& a, uns
 
 /// Tile `tile` of pass `slot` of the passes left after skipping: rank, publish, look back,
 /// scatter. Every thread of the block calls it; it reads the pass plan from the control block.
-template <class Key, class Value, bool Descending, class State, class Shape>
+/// `Fixup` false: digits without the -0.0 fix-up of floating keys, for sorts whose histogram saw no
+/// key that needs it (radix_sort_counters::fixup_seen).
+template <class Key, class Value, bool Descending, class State, class Shape, bool Fixup = true>
 GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep_storage<Key, Value, Shape, State>& s,
                                   int slot, unsigned tile, State* states_even, State* states_odd) {
   using traits = radix_key<Key>;
@@ -462,7 +473,9 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
     }
   }
   const auto digit_of = [&](int i) {
-    if constexpr (Shape::fresh_digits) {
+    if constexpr (!Fixup) {
+      return traits::digit_fresh_unfixed(ordered[i], shift, bits);
+    } else if constexpr (Shape::fresh_digits) {
       return traits::digit_fresh(ordered[i], shift, bits);
     } else {
       return traits::digit(ordered[i], shift, bits);
@@ -564,7 +577,7 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
     const int j = k * threads + threadIdx.x;
     if (j < valid) {
       const bits_t key = s.x.u.keys[j];
-      const unsigned d = traits::digit(key, shift, bits);
+      const unsigned d = Fixup ? traits::digit(key, shift, bits) : traits::digit_of_bits(key, shift, bits);
       if constexpr (has_values) out_digit.put(k, d);
       const std::size_t g = static_cast<State>(s.shift[d] + static_cast<State>(j));
       dst_bits[g] = last ? traits::unorder(key, Descending) : key;
@@ -617,7 +630,18 @@ __global__ void __launch_bounds__(Shape::block_threads, radix_min_blocks_per_sm<
   wait_for_previous_grid();
   if (threadIdx.x == 0) s.tile = atomicAdd(&a.control->head.tile_counter[slot], 1u);
   __syncthreads();
-  onesweep_tile<Key, Value, Descending, State, Shape>(a, s, slot, s.tile, states_even, states_odd);
+  if constexpr (radix_key<Key>::is_float) {
+    // Floating keys: the -0.0 fix-up in every digit only where the histogram saw a key that needs
+    // it (for ascending sorts a -0.0, for descending ones a +0.0). H200, same process as CUB, f32
+    // keys without zeros: 2^28 0.927x the time, 2^24 0.956x (notes/PERF.md, session 22).
+    if (a.control->head.fixup_seen != 0) {
+      onesweep_tile<Key, Value, Descending, State, Shape, true>(a, s, slot, s.tile, states_even, states_odd);
+    } else {
+      onesweep_tile<Key, Value, Descending, State, Shape, false>(a, s, slot, s.tile, states_even, states_odd);
+    }
+  } else {
+    onesweep_tile<Key, Value, Descending, State, Shape>(a, s, slot, s.tile, states_even, states_odd);
+  }
 }
 
 /// Shared memory of the fused sort: histogram or pass tile, one at a time.

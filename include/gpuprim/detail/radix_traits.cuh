@@ -143,20 +143,37 @@ struct radix_key {
   /// without spilling (plain `digit`: 156 bytes spilled from 30 items), u64 keys 30 at 80 (plain:
   /// 40 bytes spilled at 24). Floating keys already get this from `digit_bits`.
   GPUPRIM_HOST_DEVICE static unsigned digit_fresh(bits_t ordered, int shift, int num_bits) {
-#if defined(__CUDA_ARCH__)
-    if constexpr (!is_float) {
-      if constexpr (sizeof(bits_t) <= 4) {
-        unsigned v;
-        asm volatile("shr.b32 %0, %1, %2;" : "=r"(v) : "r"(static_cast<unsigned>(ordered)), "r"(shift));
-        return v & ((1u << num_bits) - 1u);
-      } else {
-        unsigned long long v;
-        asm volatile("shr.b64 %0, %1, %2;" : "=l"(v) : "l"(static_cast<unsigned long long>(ordered)), "r"(shift));
-        return static_cast<unsigned>(v) & ((1u << num_bits) - 1u);
-      }
+    if constexpr (is_float) {
+      return digit(ordered, shift, num_bits);
+    } else {
+      return digit_fresh_unfixed(ordered, shift, num_bits);
     }
+  }
+  /// `digit_fresh` without the -0.0 fix-up of floating keys (the same for other keys): for sorts
+  /// that hold no key ordered as `high_bit - 1`, the one pattern `digit_bits` changes.
+  GPUPRIM_HOST_DEVICE static unsigned digit_fresh_unfixed(bits_t ordered, int shift, int num_bits) {
+#if defined(__CUDA_ARCH__)
+    if constexpr (sizeof(bits_t) <= 4) {
+      unsigned v;
+      asm volatile("shr.b32 %0, %1, %2;" : "=r"(v) : "r"(static_cast<unsigned>(ordered)), "r"(shift));
+      return v & ((1u << num_bits) - 1u);
+    } else {
+      unsigned long long v;
+      asm volatile("shr.b64 %0, %1, %2;" : "=l"(v) : "l"(static_cast<unsigned long long>(ordered)), "r"(shift));
+      return static_cast<unsigned>(v) & ((1u << num_bits) - 1u);
+    }
+#else
+    return digit_of_bits(ordered, shift, num_bits);
 #endif
-    return digit(ordered, shift, num_bits);
+  }
+  /// True for the one ordered pattern that `digit_bits` changes (a -0.0 key ascending, +0.0
+  /// descending); false for every key of non-floating types.
+  GPUPRIM_HOST_DEVICE static bool needs_fixup(bits_t ordered) {
+    if constexpr (is_float) {
+      return ordered == static_cast<bits_t>(high_bit - 1);
+    } else {
+      return false;
+    }
   }
   /// The digit of bits already taken through `digit_bits` (where one key's digits of several
   /// positions are wanted: the fix-up once).
