@@ -126,11 +126,7 @@ struct radix_key {
   /// more registers in the onesweep kernel and spill 180 bytes (f32 2^28 on the H200: 8.09 ms;
   /// this form 7.43 ms).
   GPUPRIM_HOST_DEVICE static bits_t digit_bits_scheduled(bits_t ordered) {
-    if constexpr (is_float) {
-      return static_cast<bits_t>(ordered + static_cast<bits_t>(ordered == static_cast<bits_t>(high_bit - 1)));
-    } else {
-      return ordered;
-    }
+    return static_cast<bits_t>(ordered + static_cast<bits_t>(needs_fixup(ordered)));
   }
   /// Digit of `num_bits` bits (1..8) at `shift` of an ordered key.
   GPUPRIM_HOST_DEVICE static unsigned digit(bits_t ordered, int shift, int num_bits) {
