@@ -1,7 +1,8 @@
 // Tests gpuprim::block_radix_rank directly: rank(), and the three phases (count, scan_counters,
 // finish / finish_each) with the per-digit counts and starts between them, against a stable
-// counting rank on the host. Digits in warp-striped arrangement; several tiles per block through
-// one temp_storage; random, few-distinct and all-equal digits; 1-, 4- and 8-bit digits.
+// counting rank on the host; and match_digit against the lanes of equal digits found on the host.
+// Digits in warp-striped arrangement; several tiles per block through one temp_storage; random,
+// few-distinct and all-equal digits; 1-, 4- and 8-bit digits.
 #include <gpuprim/block/block_radix_rank.cuh>
 
 #include <cstddef>
@@ -19,13 +20,13 @@ using gpuprim_test::device_vector;
 constexpr int grid_blocks = 3;
 constexpr int reps = 2;  // tiles per block, one after another through one temp_storage
 
-/// Tile t = blockIdx.x * reps + r. Outputs per item: the rank from rank() and the one handed to
-/// finish_each; per digit: bin_count after count, bin_start and scanned_bin_count after
-/// scan_counters.
+/// Tile t = blockIdx.x * reps + r. Outputs per item: the rank from rank(), the one handed to
+/// finish_each and match_digit's lane mask; per digit: bin_count after count, bin_start and
+/// scanned_bin_count after scan_counters.
 template <int BlockThreads, int ItemsPerThread, int RadixBits>
 __global__ void __launch_bounds__(BlockThreads)
-    block_rank_kernel(const unsigned* digits_in, unsigned* ranks_whole, unsigned* ranks_phased, unsigned* counts,
-                      unsigned* starts, unsigned* scanned_counts) {
+    block_rank_kernel(const unsigned* digits_in, unsigned* ranks_whole, unsigned* ranks_phased, unsigned* peers,
+                      unsigned* counts, unsigned* starts, unsigned* scanned_counts) {
   using rank_t = gpuprim::block_radix_rank<BlockThreads, ItemsPerThread, RadixBits>;
   constexpr int tile = BlockThreads * ItemsPerThread;
   constexpr int bins = 1 << RadixBits;
@@ -40,6 +41,7 @@ __global__ void __launch_bounds__(BlockThreads)
       position[i] = warp * 32 * ItemsPerThread + i * 32 + lane;
       digits[i] = digits_in[t * tile + position[i]];
     }
+    for (int i = 0; i < ItemsPerThread; ++i) peers[t * tile + position[i]] = rank_t::match_digit(digits[i]);
     unsigned ranks[ItemsPerThread];
     rank_t(storage).rank(digits, ranks);
     for (int i = 0; i < ItemsPerThread; ++i) ranks_whole[t * tile + position[i]] = ranks[i];
@@ -76,15 +78,16 @@ void run_rank(digit_dist dist) {
     d = dist == digit_dist::uniform ? any(rng) : dist == digit_dist::few ? few[any(rng) % 3] : few[0];
   }
   device_vector<unsigned> d_digits(digits);
-  device_vector<unsigned> d_whole(digits.size()), d_phased(digits.size());
+  device_vector<unsigned> d_whole(digits.size()), d_phased(digits.size()), d_peers(digits.size());
   device_vector<unsigned> d_counts(std::size_t(tiles) * bins), d_starts(std::size_t(tiles) * bins),
       d_scanned(std::size_t(tiles) * bins);
-  for (auto* v : {&d_whole, &d_phased, &d_counts, &d_starts, &d_scanned}) v->poison(0xEE);
+  for (auto* v : {&d_whole, &d_phased, &d_peers, &d_counts, &d_starts, &d_scanned}) v->poison(0xEE);
   block_rank_kernel<BlockThreads, ItemsPerThread, RadixBits><<<grid_blocks, BlockThreads>>>(
-      d_digits.data(), d_whole.data(), d_phased.data(), d_counts.data(), d_starts.data(), d_scanned.data());
+      d_digits.data(), d_whole.data(), d_phased.data(), d_peers.data(), d_counts.data(), d_starts.data(),
+      d_scanned.data());
   REQUIRE_CUDA(cudaGetLastError());
   REQUIRE_CUDA(cudaDeviceSynchronize());
-  const std::vector<unsigned> whole = d_whole.download(), phased = d_phased.download();
+  const std::vector<unsigned> whole = d_whole.download(), phased = d_phased.download(), peers = d_peers.download();
   const std::vector<unsigned> counts = d_counts.download(), starts = d_starts.download(),
                               scanned = d_scanned.download();
 
@@ -105,10 +108,21 @@ void run_rank(digit_dist dist) {
       bad_ranks += whole[k] != expected || phased[k] != expected;
     }
   }
+  // match_digit: item i of each lane of a warp against item i of the warp's other lanes (the 32
+  // items one call sees, at consecutive tile positions in the warp-striped arrangement).
+  std::size_t bad_peers = 0;
+  for (std::size_t first = 0; first < digits.size(); first += 32) {
+    for (unsigned l = 0; l < 32; ++l) {
+      unsigned expected = 0;
+      for (unsigned m = 0; m < 32; ++m) expected |= unsigned(digits[first + m] == digits[first + l]) << m;
+      bad_peers += peers[first + l] != expected;
+    }
+  }
   INFO("tile " << BlockThreads << " x " << ItemsPerThread << ", " << RadixBits << "-bit digits, dist "
                << static_cast<int>(dist));
   CHECK(bad_bins == 0);
   CHECK(bad_ranks == 0);
+  CHECK(bad_peers == 0);
 }
 
 template <int BlockThreads, int ItemsPerThread, int RadixBits>

@@ -77,49 +77,10 @@ class block_radix_rank {
     __syncthreads();
   }
 
-  /// The lanes of this warp whose digit equals `d`: one ballot per digit bit (__match_any_sync
-  /// made the whole sort 2x slower on the H200; notes/PERF.md), in PTX so that each bit costs a
-  /// bit test into a predicate (ptxas sets seven at once with R2P), the ballot and a predicated
-  /// complement (from C++, nvcc tested every bit twice). The ranking is bound by the ALU pipe,
-  /// which issues at half the rate of the scheduler, so beyond its ballot a bit costs half an ALU
-  /// instruction:
-  /// - the lanes whose bit is clear complement the ballot with an IMAD on the FMA pipe
-  ///   (~x == x * -1 + -1; `all_ones` comes from a ballot, so ptxas cannot fold it back into a
-  ///   logic instruction);
-  /// - the ballots are ANDed three at a time (lop3), not one at a time.
-  /// H200, 2^28 keys (notes/PERF.md, session 23): u32 keys 0.93x the time, f32 0.94x, u64 0.96x,
-  /// u32/u32 pairs 0.98x.
-  static GPUPRIM_DEVICE unsigned match_digit(unsigned d, unsigned all_ones) {
-    unsigned same[RadixBits];
-#pragma unroll
-    for (int b = 0; b < RadixBits; ++b) {
-      asm("{\n\t"
-          ".reg .pred set;\n\t"
-          ".reg .b32 bit;\n\t"
-          "and.b32 bit, %1, %2;\n\t"
-          "setp.ne.u32 set, bit, 0;\n\t"
-          "vote.sync.ballot.b32 %0, set, 0xffffffff;\n\t"
-          "@!set mad.lo.u32 %0, %0, %3, %3;\n\t"
-          "}"
-          : "=r"(same[b])
-          : "r"(d), "r"(1u << b), "r"(all_ones));
-    }
-    unsigned peers = same[0];
-    int b = 1;
-#pragma unroll
-    for (; b + 1 < RadixBits; b += 2) {
-      asm("lop3.b32 %0, %1, %2, %3, 0x80;" : "=r"(peers) : "r"(peers), "r"(same[b]), "r"(same[b + 1]));
-    }
-    if (b < RadixBits) peers &= same[b];
-    return peers;
-  }
-
-  /// All 32 bits set, as a value ptxas cannot see as a constant (a ballot of the whole warp).
-  static GPUPRIM_DEVICE unsigned opaque_all_ones() {
-    unsigned v;
-    asm("vote.sync.ballot.b32 %0, 1, 0xffffffff;" : "=r"(v));
-    return v;
-  }
+  /// The lanes of this warp whose digit equals `d` (a bit per lane; `d` in `[0, 2^RadixBits)`).
+  /// Every lane of the warp calls it together. One ballot per digit bit; see the private
+  /// two-argument form, which `finish` uses with the all-ones word taken once per tile.
+  static GPUPRIM_DEVICE unsigned match_digit(unsigned d) { return match_digit(d, opaque_all_ones()); }
 
   /// Between phases 1 and 2: how many of the tile's items have digit `bin`.
   GPUPRIM_DEVICE unsigned bin_count(int bin) const {
@@ -184,6 +145,50 @@ class block_radix_rank {
   }
 
  private:
+  /// `match_digit(d)`, with `all_ones` from `opaque_all_ones()`: one ballot per digit bit
+  /// (__match_any_sync made the whole sort 2x slower on the H200; notes/PERF.md), in PTX so that
+  /// each bit costs a bit test into a predicate (ptxas sets seven at once with R2P), the ballot
+  /// and a predicated complement (from C++, nvcc tested every bit twice). The ranking is bound by the ALU pipe,
+  /// which issues at half the rate of the scheduler, so beyond its ballot a bit costs half an ALU
+  /// instruction:
+  /// - the lanes whose bit is clear complement the ballot with an IMAD on the FMA pipe
+  ///   (~x == x * -1 + -1; `all_ones` comes from a ballot, so ptxas cannot fold it back into a
+  ///   logic instruction);
+  /// - the ballots are ANDed three at a time (lop3), not one at a time.
+  /// H200, 2^28 keys (notes/PERF.md, session 23): u32 keys 0.93x the time, f32 0.94x, u64 0.96x,
+  /// u32/u32 pairs 0.98x.
+  static GPUPRIM_DEVICE unsigned match_digit(unsigned d, unsigned all_ones) {
+    unsigned same[RadixBits];
+#pragma unroll
+    for (int b = 0; b < RadixBits; ++b) {
+      asm("{\n\t"
+          ".reg .pred set;\n\t"
+          ".reg .b32 bit;\n\t"
+          "and.b32 bit, %1, %2;\n\t"
+          "setp.ne.u32 set, bit, 0;\n\t"
+          "vote.sync.ballot.b32 %0, set, 0xffffffff;\n\t"
+          "@!set mad.lo.u32 %0, %0, %3, %3;\n\t"
+          "}"
+          : "=r"(same[b])
+          : "r"(d), "r"(1u << b), "r"(all_ones));
+    }
+    unsigned peers = same[0];
+    int b = 1;
+#pragma unroll
+    for (; b + 1 < RadixBits; b += 2) {
+      asm("lop3.b32 %0, %1, %2, %3, 0x80;" : "=r"(peers) : "r"(peers), "r"(same[b]), "r"(same[b + 1]));
+    }
+    if (b < RadixBits) peers &= same[b];
+    return peers;
+  }
+
+  /// All 32 bits set, as a value ptxas cannot see as a constant (a ballot of the whole warp).
+  static GPUPRIM_DEVICE unsigned opaque_all_ones() {
+    unsigned v;
+    asm("vote.sync.ballot.b32 %0, 1, 0xffffffff;" : "=r"(v));
+    return v;
+  }
+
   static constexpr bool scan_by_digit = warps <= 12;
   /// Counters each thread scans in `scan_even_runs`.
   static constexpr int counters_per_thread = (counter_count + BlockThreads - 1) / BlockThreads;
