@@ -148,9 +148,9 @@ class block_radix_rank {
   /// `match_digit(d)`, with `all_ones` from `opaque_all_ones()`: one ballot per digit bit
   /// (__match_any_sync made the whole sort 2x slower on the H200; notes/PERF.md), in PTX so that
   /// each bit costs a bit test into a predicate (ptxas sets seven at once with R2P), the ballot
-  /// and a predicated complement (from C++, nvcc tested every bit twice). The ranking is bound by the ALU pipe,
-  /// which issues at half the rate of the scheduler, so beyond its ballot a bit costs half an ALU
-  /// instruction:
+  /// and a predicated complement (from C++, nvcc tested every bit twice). The ranking is bound by
+  /// the ALU pipe, which issues at half the rate of the scheduler, so beyond its ballot a bit
+  /// costs half an ALU instruction:
   /// - the lanes whose bit is clear complement the ballot with an IMAD on the FMA pipe
   ///   (~x == x * -1 + -1; `all_ones` comes from a ballot, so ptxas cannot fold it back into a
   ///   logic instruction);
