@@ -15,6 +15,7 @@
 #endif
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -474,6 +475,36 @@ inline void probe_device() {
   benchmark::AddCustomContext("seed", std::to_string(seed()));
 }
 
+/// Keeps every SM busy for about `cycles` clock cycles (the warm-up's load).
+__global__ void warm_up_spin(long long cycles) {
+  const long long start = clock64();
+  while (clock64() - start < cycles) {
+  }
+}
+
+/// Busies the GPU (and the host thread that waits for it) for `seconds` before the first
+/// benchmark, so that the first rows run in the state that the later ones see. Without it, on the
+/// H200 (bench_radix_sort at 1fdd9ed), the first rows of the run (u32 keys up to 8192, gpuprim
+/// and CUB alike) took 1.2-1.6 us longer than rows of the same work later in the run. Seconds
+/// from GPUPRIM_BENCH_WARMUP_S (default 1; 0 turns it off); recorded in the JSON context.
+inline void warm_up() {
+  double seconds = 1.0;
+  if (const char* s = std::getenv("GPUPRIM_BENCH_WARMUP_S")) seconds = std::strtod(s, nullptr);
+  benchmark::AddCustomContext("warmup_s", std::to_string(seconds));
+  if (!device().ok || !(seconds > 0)) return;
+  int khz = 0;
+  if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device().ordinal) != cudaSuccess || khz <= 0) khz = 1980000;
+  const long long cycles = static_cast<long long>(khz) / 10;  // ~100 us a launch
+  const unsigned grid = static_cast<unsigned>(device().prop.multiProcessorCount) * 4;
+  const auto start = std::chrono::steady_clock::now();
+  // One sync per launch keeps the host thread busy too.
+  while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < seconds) {
+    warm_up_spin<<<grid, 256>>>(cycles);
+    if (cudaDeviceSynchronize() != cudaSuccess) break;
+  }
+  (void)cudaGetLastError();
+}
+
 /// The benchmarks' main: flags, device probe, registration, run. Exit status: 0 when every
 /// benchmark ran, 1 when one failed on a usable GPU (CUDA error, wrong result), 77 when none
 /// could run for want of a GPU (the tests' skip code).
@@ -481,6 +512,7 @@ inline int run_main(int argc, char** argv, void (*register_benchmarks)()) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   probe_device();
+  warm_up();
   register_benchmarks();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
