@@ -2,7 +2,8 @@
 // finish / finish_each) with the per-digit counts and starts between them, against a stable
 // counting rank on the host; and match_digit against the lanes of equal digits found on the host.
 // Digits in warp-striped arrangement; several tiles per block through one temp_storage; random,
-// few-distinct and all-equal digits; 1-, 4- and 8-bit digits.
+// few-distinct and all-equal digits; 1-, 4- and 8-bit digits; and the phased ranks with fewer
+// ballots (finish_each<MatchBits>) over tiles whose digits share their high bits.
 #include <gpuprim/block/block_radix_rank.cuh>
 
 #include <cstddef>
@@ -22,8 +23,8 @@ constexpr int reps = 2;  // tiles per block, one after another through one temp_
 
 /// Tile t = blockIdx.x * reps + r. Outputs per item: the rank from rank(), the one handed to
 /// finish_each and match_digit's lane mask; per digit: bin_count after count, bin_start and
-/// scanned_bin_count after scan_counters.
-template <int BlockThreads, int ItemsPerThread, int RadixBits>
+/// scanned_bin_count after scan_counters. finish_each matches the digits' low MatchBits bits.
+template <int BlockThreads, int ItemsPerThread, int RadixBits, int MatchBits>
 __global__ void __launch_bounds__(BlockThreads)
     block_rank_kernel(const unsigned* digits_in, unsigned* ranks_whole, unsigned* ranks_phased, unsigned* peers,
                       unsigned* counts, unsigned* starts, unsigned* scanned_counts) {
@@ -57,15 +58,17 @@ __global__ void __launch_bounds__(BlockThreads)
       scanned_counts[t * bins + d] = ranker.scanned_bin_count(d);
     }
     __syncthreads();  // finish_each consumes the counters
-    ranker.finish_each([&](int i) { return digits[i]; },
-                       [&](int i, unsigned rank) { ranks_phased[t * tile + position[i]] = rank; });
+    ranker.template finish_each<MatchBits>([&](int i) { return digits[i]; }, [&](int i, unsigned rank) {
+      ranks_phased[t * tile + position[i]] = rank;
+    });
     __syncthreads();  // temp_storage is reused by the next tile
   }
 }
 
 enum class digit_dist { uniform, few, equal };
 
-template <int BlockThreads, int ItemsPerThread, int RadixBits>
+/// With MatchBits < RadixBits, the digits of each tile share random bits from MatchBits up.
+template <int BlockThreads, int ItemsPerThread, int RadixBits, int MatchBits = RadixBits>
 void run_rank(digit_dist dist) {
   constexpr int tile = BlockThreads * ItemsPerThread;
   constexpr int bins = 1 << RadixBits;
@@ -77,12 +80,22 @@ void run_rank(digit_dist dist) {
   for (unsigned& d : digits) {
     d = dist == digit_dist::uniform ? any(rng) : dist == digit_dist::few ? few[any(rng) % 3] : few[0];
   }
+  if constexpr (MatchBits < RadixBits) {
+    constexpr unsigned low = (1u << MatchBits) - 1u;
+    for (int t = 0; t < tiles; ++t) {
+      const unsigned high = any(rng) & ~low;
+      for (int p = 0; p < tile; ++p) {
+        unsigned& d = digits[std::size_t(t) * tile + p];
+        d = high | (d & low);
+      }
+    }
+  }
   device_vector<unsigned> d_digits(digits);
   device_vector<unsigned> d_whole(digits.size()), d_phased(digits.size()), d_peers(digits.size());
   device_vector<unsigned> d_counts(std::size_t(tiles) * bins), d_starts(std::size_t(tiles) * bins),
       d_scanned(std::size_t(tiles) * bins);
   for (auto* v : {&d_whole, &d_phased, &d_peers, &d_counts, &d_starts, &d_scanned}) v->poison(0xEE);
-  block_rank_kernel<BlockThreads, ItemsPerThread, RadixBits><<<grid_blocks, BlockThreads>>>(
+  block_rank_kernel<BlockThreads, ItemsPerThread, RadixBits, MatchBits><<<grid_blocks, BlockThreads>>>(
       d_digits.data(), d_whole.data(), d_phased.data(), d_peers.data(), d_counts.data(), d_starts.data(),
       d_scanned.data());
   REQUIRE_CUDA(cudaGetLastError());
@@ -118,17 +131,17 @@ void run_rank(digit_dist dist) {
       bad_peers += peers[first + l] != expected;
     }
   }
-  INFO("tile " << BlockThreads << " x " << ItemsPerThread << ", " << RadixBits << "-bit digits, dist "
-               << static_cast<int>(dist));
+  INFO("tile " << BlockThreads << " x " << ItemsPerThread << ", " << RadixBits << "-bit digits, "
+               << MatchBits << " matched, dist " << static_cast<int>(dist));
   CHECK(bad_bins == 0);
   CHECK(bad_ranks == 0);
   CHECK(bad_peers == 0);
 }
 
-template <int BlockThreads, int ItemsPerThread, int RadixBits>
+template <int BlockThreads, int ItemsPerThread, int RadixBits, int MatchBits = RadixBits>
 void run_all_dists() {
   for (digit_dist dist : {digit_dist::uniform, digit_dist::few, digit_dist::equal}) {
-    run_rank<BlockThreads, ItemsPerThread, RadixBits>(dist);
+    run_rank<BlockThreads, ItemsPerThread, RadixBits, MatchBits>(dist);
   }
 }
 
@@ -139,3 +152,10 @@ TEST_CASE("block_radix_rank: 96 threads x 5, 4-bit digits", "[sort][block][rank]
 TEST_CASE("block_radix_rank: 224 threads x 4, 1-bit digits", "[sort][block][rank]") { run_all_dists<224, 4, 1>(); }
 TEST_CASE("block_radix_rank: 384 threads x 9, 8-bit digits", "[sort][block][rank]") { run_all_dists<384, 9, 8>(); }
 TEST_CASE("block_radix_rank: 512 threads x 4, 8-bit digits", "[sort][block][rank]") { run_all_dists<512, 4, 8>(); }
+TEST_CASE("block_radix_rank: 8-bit digits sharing their high bits, 4 or 1 matched", "[sort][block][rank]") {
+  run_all_dists<384, 9, 8, 4>();
+  run_all_dists<32, 3, 8, 1>();
+}
+TEST_CASE("block_radix_rank: 4-bit digits sharing their high bits, 2 matched", "[sort][block][rank]") {
+  run_all_dists<96, 5, 4, 2>();
+}

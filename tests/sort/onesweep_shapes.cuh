@@ -40,6 +40,9 @@ void check_both_onesweep_shapes() {
   }
   std::vector<distribution> distributions = {distribution::uniform};
   if (!small) distributions.push_back(distribution::few_distinct);
+  // Keys below 2^20: a skipped pass, and a pass whose digits differ only in their low 4 bits
+  // (ranked with 4 ballots in whole keys-only tiles).
+  if (key_bits<Key> >= 32) distributions.push_back(distribution::low_20_bits);
   for (int shape : {0, 1}) {
     INFO("onesweep shape forced: " << (shape == 0 ? "one wave (ranks in registers)" : "early scatter"));
     const forced_onesweep_shape forced(shape);

@@ -80,7 +80,7 @@ class block_radix_rank {
   /// The lanes of this warp whose digit equals `d` (a bit per lane; `d` in `[0, 2^RadixBits)`).
   /// Every lane of the warp calls it together. One ballot per digit bit; see the private
   /// two-argument form, which `finish` uses with the all-ones word taken once per tile.
-  static GPUPRIM_DEVICE unsigned match_digit(unsigned d) { return match_digit(d, opaque_all_ones()); }
+  static GPUPRIM_DEVICE unsigned match_digit(unsigned d) { return match_digit<RadixBits>(d, opaque_all_ones()); }
 
   /// Between phases 1 and 2: how many of the tile's items have digit `bin`.
   GPUPRIM_DEVICE unsigned bin_count(int bin) const {
@@ -120,16 +120,21 @@ class block_radix_rank {
   /// ballot per digit bit) takes its places with one atomic on its warp's scanned counter; the
   /// warp's items take them in item order (the shuffle keeps the warp converged between items).
   /// Call once after `scan_counters`: it consumes the counters.
-  template <class DigitOf>
+  ///
+  /// `MatchBits` (default: all `RadixBits`): where the caller knows that all the block's digits
+  /// agree on their bits from `MatchBits` up (a radix sort pass whose keys' digits differ only in
+  /// their low bits), the groups are found with `MatchBits` ballots instead of `RadixBits`.
+  template <int MatchBits = RadixBits, class DigitOf>
   GPUPRIM_DEVICE void finish(DigitOf digit_of, unsigned (&ranks)[ItemsPerThread]) {
-    finish_each(digit_of, [&](int i, unsigned rank) { ranks[i] = rank; });
+    finish_each<MatchBits>(digit_of, [&](int i, unsigned rank) { ranks[i] = rank; });
   }
 
   /// Phase 3 as above, handing each item's rank to `place(i, rank)` as soon as it is known (a
   /// kernel can store the item at its rank at once instead of holding every rank in registers;
   /// `place` must not touch `temp_storage`).
-  template <class DigitOf, class Place>
+  template <int MatchBits = RadixBits, class DigitOf, class Place>
   GPUPRIM_DEVICE void finish_each(DigitOf digit_of, Place place) {
+    static_assert(MatchBits >= 1 && MatchBits <= RadixBits, "MatchBits must be in [1, RadixBits]");
     const unsigned lane = threadIdx.x % 32;
     const unsigned warp = threadIdx.x / 32;
     const unsigned lanes_before = (1u << lane) - 1u;
@@ -137,7 +142,7 @@ class block_radix_rank {
 #pragma unroll
     for (int i = 0; i < ItemsPerThread; ++i) {
       const unsigned d = digit_of(i);
-      const unsigned peers = match_digit(d, all_ones);
+      const unsigned peers = match_digit<MatchBits>(d, all_ones);
       const unsigned leader = 31u - __clz(peers);  // the group's highest lane (one FLO)
       const unsigned before = leader_add(lane == leader, &storage_.counters[d * counter_stride + warp], __popc(peers));
       place(i, __shfl_sync(0xffffffffu, before, leader) + __popc(peers & lanes_before));
@@ -145,7 +150,8 @@ class block_radix_rank {
   }
 
  private:
-  /// `match_digit(d)`, with `all_ones` from `opaque_all_ones()`: one ballot per digit bit
+  /// `match_digit(d)` over the digit's low `Bits` bits, with `all_ones` from `opaque_all_ones()`:
+  /// one ballot per digit bit
   /// (__match_any_sync made the whole sort 2x slower on the H200; notes/PERF.md), in PTX so that
   /// each bit costs a bit test into a predicate (ptxas sets seven at once with R2P), the ballot
   /// and a predicated complement (from C++, nvcc tested every bit twice). The ranking is bound by
@@ -157,10 +163,11 @@ class block_radix_rank {
   /// - the ballots are ANDed three at a time (lop3), not one at a time.
   /// H200, 2^28 keys (notes/PERF.md, session 23): u32 keys 0.93x the time, f32 0.94x, u64 0.96x,
   /// u32/u32 pairs 0.98x.
+  template <int Bits>
   static GPUPRIM_DEVICE unsigned match_digit(unsigned d, unsigned all_ones) {
-    unsigned same[RadixBits];
+    unsigned same[Bits];
 #pragma unroll
-    for (int b = 0; b < RadixBits; ++b) {
+    for (int b = 0; b < Bits; ++b) {
       asm("{\n\t"
           ".reg .pred set;\n\t"
           ".reg .b32 bit;\n\t"
@@ -175,10 +182,10 @@ class block_radix_rank {
     unsigned peers = same[0];
     int b = 1;
 #pragma unroll
-    for (; b + 1 < RadixBits; b += 2) {
+    for (; b + 1 < Bits; b += 2) {
       asm("lop3.b32 %0, %1, %2, %3, 0x80;" : "=r"(peers) : "r"(peers), "r"(same[b]), "r"(same[b + 1]));
     }
-    if (b < RadixBits) peers &= same[b];
+    if (b < Bits) peers &= same[b];
     return peers;
   }
 

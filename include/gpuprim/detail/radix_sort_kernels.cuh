@@ -80,6 +80,7 @@ struct radix_sort_control {
   int pass_shift[radix_max_passes];                           // of each pass left, in order
   int pass_bits[radix_max_passes];
   int pass_position[radix_max_passes];                        // its row in counts / offsets
+  int pass_match_bits[radix_max_passes];  // its digits differ only in their low this many bits
   unsigned long long counts[radix_max_passes][radix_bins];   // digit counts of each digit position
   unsigned long long offsets[radix_max_passes][radix_bins];  // their exclusive scans
 };
@@ -187,6 +188,10 @@ struct fused_shape {
 /// Inputs of up to this many fused_shape tiles are sorted by the fused single-launch kernel.
 inline constexpr std::size_t radix_fused_max_tiles = 64;
 
+/// Digit bits that the ranking's ballots cover in passes whose digits differ only in their low
+/// bits (radix_sort_control::pass_match_bits); the other passes ballot all radix_bits.
+inline constexpr int radix_low_match_bits = 4;
+
 inline constexpr int radix_histogram_threads = 256;
 inline constexpr int radix_histogram_items = 8;
 
@@ -211,6 +216,8 @@ struct radix_histogram_storage {
   bool last_block;
   bool clears_counts;
   bool uniform[radix_max_passes];
+  unsigned digit_or[radix_max_passes];   // OR and AND of the digits present in each pass
+  unsigned digit_and[radix_max_passes];
 };
 
 /// Adds the digits of every pass of `ordered` (bit-ordered keys, the first `count` valid) to the
@@ -319,8 +326,9 @@ GPUPRIM_DEVICE bool radix_histogram_arrive(radix_histogram_storage& s, radix_sor
   return last;
 }
 
-/// The last histogram block: scans each pass's counts into global digit offsets and drops every
-/// pass in which all keys share one digit.
+/// The last histogram block: scans each pass's counts into global digit offsets, drops every
+/// pass in which all keys share one digit, and notes for each pass left how many of its digits'
+/// low bits differ between keys (the ranking's ballots need only those).
 GPUPRIM_DEVICE void radix_plan(radix_histogram_storage& s, radix_sort_control* control, std::size_t n, int begin_bit,
                                int end_bit) {
   using scan_t = block_scan<unsigned long long, radix_histogram_threads>;
@@ -328,9 +336,17 @@ GPUPRIM_DEVICE void radix_plan(radix_histogram_storage& s, radix_sort_control* c
   const int passes = (end_bit - begin_bit + radix_bits - 1) / radix_bits;
   for (int p = 0; p < passes; ++p) {
     const unsigned long long c = __ldcg(&control->counts[p][threadIdx.x]);
-    if (threadIdx.x == 0) s.uniform[p] = false;
+    if (threadIdx.x == 0) {
+      s.uniform[p] = false;
+      s.digit_or[p] = 0;
+      s.digit_and[p] = radix_bins - 1;
+    }
     __syncthreads();
     if (c == n) s.uniform[p] = true;
+    if (c != 0) {
+      atomicOr(&s.digit_or[p], threadIdx.x);
+      atomicAnd(&s.digit_and[p], threadIdx.x);
+    }
     unsigned long long offset;
     scan_t(s.scan).exclusive_sum(c, offset);
     control->offsets[p][threadIdx.x] = offset;
@@ -344,6 +360,7 @@ GPUPRIM_DEVICE void radix_plan(radix_histogram_storage& s, radix_sort_control* c
       control->pass_shift[active] = shift;
       control->pass_bits[active] = end_bit - shift < radix_bits ? end_bit - shift : radix_bits;
       control->pass_position[active] = p;
+      control->pass_match_bits[active] = 32 - __clz(static_cast<int>(s.digit_or[p] ^ s.digit_and[p]));
       ++active;
     }
     control->active_passes = active;
@@ -515,12 +532,24 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
   // Pairs keep the ranks for the values, packed two to a register (tiles hold < 2^16 items).
   static_assert(Shape::tile_items <= 65536, "ranks are packed in 16 bits");
   packed_fields<has_values ? items : 1, 16> rank_of;
+  // Keys-only early-scatter passes whose digits differ only in their low 4 bits (the top pass of
+  // keys below 2^20, say) find the groups of equal digits with 4 ballots instead of 8. Not in a
+  // partial tile: its padding keys' digits (all ones) need not share the real keys' high bits. Not
+  // with values: the second ranking body made ptxas spill (u32/u32 pairs 40 bytes). Not in the
+  // one-wave and fused passes (up to ~2^22 keys): there it measured 1.00-1.02x the time.
   if constexpr (Shape::early_scatter) {
+    const bool low_bits =
+        !has_values && valid == Shape::tile_items && control->pass_match_bits[slot] <= radix_low_match_bits;
     // Each key goes to its place in the tile as soon as its rank is known: no rank is held.
-    ranker.finish_each(digit_of, [&](int i, unsigned rank) {
+    const auto place = [&](int i, unsigned rank) {
       s.x.u.keys[static_cast<int>(rank)] = ordered[i];
       if constexpr (has_values) rank_of.put(i, rank);
-    });
+    };
+    if (low_bits) {
+      ranker.template finish_each<radix_low_match_bits>(digit_of, place);
+    } else {
+      ranker.finish_each(digit_of, place);
+    }
   } else {
     unsigned ranks[items];
     ranker.finish(digit_of, ranks);
