@@ -476,7 +476,7 @@ inline void probe_device() {
 }
 
 /// Keeps every SM busy for about `cycles` clock cycles (the warm-up's load).
-__global__ void warm_up_spin(long long cycles) {
+static __global__ void warm_up_spin(long long cycles) {
   const long long start = clock64();
   while (clock64() - start < cycles) {
   }

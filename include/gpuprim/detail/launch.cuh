@@ -185,6 +185,47 @@ template <auto Kernel>
   });
 }
 
+/// The shared memory of one SM of `device` (cudaDevAttrMaxSharedMemoryPerMultiprocessor) and what
+/// the system reserves of it for each resident block (cudaDevAttrReservedSharedMemoryPerBlock),
+/// queried once per device and cached.
+[[nodiscard]] inline cudaError_t smem_per_sm(int device, int& bytes, int& reserved_per_block) {
+  static std::atomic<int> cache[cached_devices] = {};
+  static std::atomic<int> reserved_cache[cached_devices] = {};
+  cudaError_t e = cached_per_device(cache, device, bytes, [device](int& v) {
+    return cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device);
+  });
+  if (e != cudaSuccess) return e;
+  // Stored plus one: a cached 0 would read as "not queried yet".
+  int reserved_plus_one = 0;
+  e = cached_per_device(reserved_cache, device, reserved_plus_one, [device](int& v) {
+    const cudaError_t q = cudaDeviceGetAttribute(&v, cudaDevAttrReservedSharedMemoryPerBlock, device);
+    ++v;
+    return q;
+  });
+  reserved_per_block = reserved_plus_one - 1;
+  return e;
+}
+
+/// Dynamic shared memory for launches of a kernel that needs `smem` bytes a block, raised where
+/// that keeps any SM from holding more than `cap` of its blocks at once (with `smem` alone it
+/// holds `resident`): grids of a few blocks per SM then spread over all SMs, instead of the
+/// scheduler packing blocks that start while another kernel still runs onto the SMs with room.
+[[nodiscard]] inline cudaError_t smem_capping_blocks_per_sm(int device, std::size_t smem, int resident, std::size_t cap,
+                                                           std::size_t& launch_smem) {
+  launch_smem = smem;
+  if (cap == 0 || cap >= static_cast<std::size_t>(resident)) return cudaSuccess;
+  int per_sm = 0, reserved = 0, optin = 0;
+  cudaError_t e = smem_per_sm(device, per_sm, reserved);
+  if (e == cudaSuccess) e = max_smem_per_block_optin(device, optin);
+  if (e != cudaSuccess) return e;
+  // The least whole multiple of 128 bytes of which cap + 1 blocks (each with its reservation) do
+  // not fit in the SM.
+  const std::size_t share = std::size_t(per_sm) / (cap + 1) + 1;
+  const std::size_t want = (share > std::size_t(reserved) ? share - reserved + 127 : 127) / 128 * 128;
+  if (want > smem && want <= std::size_t(optin)) launch_smem = want;
+  return cudaSuccess;
+}
+
 /// Readies `Kernel`, whose body needs sm_90 (compiled empty for older targets), to run on the
 /// current device with `smem` bytes of dynamic shared memory: `ready` is true when the device has
 /// compute capability 9.0 or newer, the kernel's code for it came from PTX 9.0 or newer and the

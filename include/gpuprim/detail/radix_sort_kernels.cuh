@@ -532,21 +532,26 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
   // Pairs keep the ranks for the values, packed two to a register (tiles hold < 2^16 items).
   static_assert(Shape::tile_items <= 65536, "ranks are packed in 16 bits");
   packed_fields<has_values ? items : 1, 16> rank_of;
-  // Keys-only early-scatter passes whose digits differ only in their low 4 bits (the top pass of
-  // keys below 2^20, say) find the groups of equal digits with 4 ballots instead of 8. Not in a
-  // partial tile: its padding keys' digits (all ones) need not share the real keys' high bits. Not
-  // with values: the second ranking body made ptxas spill (u32/u32 pairs 40 bytes). Not in the
-  // one-wave and fused passes (up to ~2^22 keys): there it measured 1.00-1.02x the time.
   if constexpr (Shape::early_scatter) {
-    const bool low_bits =
-        !has_values && valid == Shape::tile_items && control->pass_match_bits[slot] <= radix_low_match_bits;
     // Each key goes to its place in the tile as soon as its rank is known: no rank is held.
     const auto place = [&](int i, unsigned rank) {
       s.x.u.keys[static_cast<int>(rank)] = ordered[i];
       if constexpr (has_values) rank_of.put(i, rank);
     };
-    if (low_bits) {
-      ranker.template finish_each<radix_low_match_bits>(digit_of, place);
+    // Keys-only passes of integer keys whose digits differ only in their low 4 bits (the top pass
+    // of keys below 2^20, say) find the groups of equal digits with 4 ballots instead of 8. Not in
+    // a partial tile: its padding keys' digits (all ones) need not share the real keys' high bits.
+    // Not with values: the second ranking body made ptxas spill (u32/u32 pairs 40 bytes). Not for
+    // floating keys, whose kernel holds two ranking bodies already (with and without the -0.0
+    // fix-up): with four, f32 keys took 1.02-1.03x the time at 2^24-2^28 (H200, notes/PERF.md,
+    // session 25). Not in the one-wave and fused passes (up to ~2^22 keys): there it measured
+    // 1.00-1.02x the time.
+    if constexpr (!has_values && !traits::is_float) {
+      if (valid == Shape::tile_items && control->pass_match_bits[slot] <= radix_low_match_bits) {
+        ranker.template finish_each<radix_low_match_bits>(digit_of, place);
+      } else {
+        ranker.finish_each(digit_of, place);
+      }
     } else {
       ranker.finish_each(digit_of, place);
     }
@@ -927,9 +932,25 @@ cudaError_t launch_onesweep_with(const device_facts& device, void* temp, std::si
   if (e != cudaSuccess) return e;
 
   const launch_mode chained = device.cc_major >= 9 ? launch_mode::overlap_previous : launch_mode::plain;
+  // One-wave grids: at most as many blocks on an SM as the grid needs (1 up to a tile per SM), so
+  // that a pass spreads over every SM. Each pass's blocks are placed while the kernel before it
+  // still runs (programmatic dependent launch), and the scheduler packed them onto the SMs with
+  // room. H200, same process as CUB: u32/u32 pairs at 2^20 (105 tiles) 0.85-0.86x the time (77.6
+  // us against 91.0; CUB 89.4), 4-byte keys at 2^21 (two tiles an SM) 0.955-0.97x, other sizes
+  // from 20000 to 2^24 keys 0.98-1.02x; allowing one block more than needed made u32 keys at 2^20
+  // 1.13x slower (notes/PERF.md, session 25).
+  std::size_t launch_smem = smem;
+  if constexpr (!shape::early_scatter) {
+    int resident = 0;
+    e = resident_blocks_per_sm<pass>(shape::block_threads, device.ordinal, resident, smem);
+    if (e != cudaSuccess) return e;
+    const std::size_t sms = std::size_t(device.sm_count > 0 ? device.sm_count : 1);
+    e = smem_capping_blocks_per_sm(device.ordinal, smem, resident, (tiles + sms - 1) / sms, launch_smem);
+    if (e != cudaSuccess) return e;
+  }
   for (int slot = 0; slot < passes; ++slot) {
-    e = launch_with_smem(pass, static_cast<unsigned>(tiles), shape::block_threads, smem, stream, chained, a, slot,
-                         states_even, states_odd);
+    e = launch_with_smem(pass, static_cast<unsigned>(tiles), shape::block_threads, launch_smem, stream, chained, a,
+                         slot, states_even, states_odd);
     if (e != cudaSuccess) return e;
   }
   return cudaSuccess;
@@ -958,8 +979,15 @@ cudaError_t launch_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args<
   } else {
     constexpr auto pass = radix_onesweep_kernel<Key, Value, Descending, State, one_wave>;
     constexpr std::size_t smem = sizeof(onesweep_storage<Key, Value, one_wave, State>);
+    // The one-wave passes may be launched with more shared memory than they use (see
+    // launch_onesweep_with): their kernel may take up to the device's opt-in limit.
+    int optin = 0;
+    e = max_smem_per_block_optin(device.ordinal, optin);
+    if (e != cudaSuccess) return e;
+    e = allow_dynamic_smem<pass>(std::size_t(optin) > smem ? std::size_t(optin) : smem, device.ordinal);
+    if (e != cudaSuccess) return e;
     int resident = 0;
-    e = allow_smem_and_count_resident<pass>(smem, one_wave::block_threads, device.ordinal, resident);
+    e = resident_blocks_per_sm<pass>(one_wave::block_threads, device.ordinal, resident, smem);
     if (e != cudaSuccess) return e;
     const std::size_t tiles = (a.n + one_wave::tile_items - 1) / one_wave::tile_items;
     const int forced = onesweep_shape_override.load(std::memory_order_relaxed);
