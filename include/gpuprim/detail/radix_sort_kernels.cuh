@@ -543,7 +543,7 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
     // a partial tile: its padding keys' digits (all ones) need not share the real keys' high bits.
     // Not with values: the second ranking body made ptxas spill (u32/u32 pairs 40 bytes). Not for
     // floating keys, whose kernel holds two ranking bodies already (with and without the -0.0
-    // fix-up): with four, f32 keys took 1.02-1.03x the time at 2^24-2^28 (H200, notes/PERF.md,
+    // fix-up): with four, f32 keys took 1.02-1.03x the time at 2^22-2^28 (H200, notes/PERF.md,
     // session 25). Not in the one-wave and fused passes (up to ~2^22 keys): there it measured
     // 1.00-1.02x the time.
     if constexpr (!has_values && !traits::is_float) {
