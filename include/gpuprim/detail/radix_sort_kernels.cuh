@@ -215,8 +215,8 @@ struct radix_histogram_storage {
   typename block_scan<unsigned long long, radix_histogram_threads>::temp_storage scan;
   bool last_block;
   bool clears_counts;
-  bool uniform[radix_max_passes];
-  unsigned digit_or[radix_max_passes];   // OR and AND of the digits present in each pass
+  // OR and AND of the digits present in each pass: equal where all keys share one digit.
+  unsigned digit_or[radix_max_passes];
   unsigned digit_and[radix_max_passes];
 };
 
@@ -326,23 +326,20 @@ GPUPRIM_DEVICE bool radix_histogram_arrive(radix_histogram_storage& s, radix_sor
   return last;
 }
 
-/// The last histogram block: scans each pass's counts into global digit offsets, drops every
-/// pass in which all keys share one digit, and notes for each pass left how many of its digits'
-/// low bits differ between keys (the ranking's ballots need only those).
-GPUPRIM_DEVICE void radix_plan(radix_histogram_storage& s, radix_sort_control* control, std::size_t n, int begin_bit,
-                               int end_bit) {
+/// The last histogram block (n > 0): scans each pass's counts into global digit offsets, drops
+/// every pass in which all keys share one digit, and notes for each pass left how many of its
+/// digits' low bits differ between keys (the ranking's ballots need only those).
+GPUPRIM_DEVICE void radix_plan(radix_histogram_storage& s, radix_sort_control* control, int begin_bit, int end_bit) {
   using scan_t = block_scan<unsigned long long, radix_histogram_threads>;
   static_assert(radix_histogram_threads == radix_bins, "one thread per digit in the final scan");
   const int passes = (end_bit - begin_bit + radix_bits - 1) / radix_bits;
   for (int p = 0; p < passes; ++p) {
     const unsigned long long c = __ldcg(&control->counts[p][threadIdx.x]);
     if (threadIdx.x == 0) {
-      s.uniform[p] = false;
       s.digit_or[p] = 0;
       s.digit_and[p] = radix_bins - 1;
     }
     __syncthreads();
-    if (c == n) s.uniform[p] = true;
     if (c != 0) {
       atomicOr(&s.digit_or[p], threadIdx.x);
       atomicAnd(&s.digit_and[p], threadIdx.x);
@@ -355,7 +352,7 @@ GPUPRIM_DEVICE void radix_plan(radix_histogram_storage& s, radix_sort_control* c
   if (threadIdx.x == 0) {
     unsigned active = 0;
     for (int p = 0; p < passes; ++p) {
-      if (s.uniform[p]) continue;
+      if (s.digit_or[p] == s.digit_and[p]) continue;  // one digit value: a stable identity
       const int shift = begin_bit + p * radix_bits;
       control->pass_shift[active] = shift;
       control->pass_bits[active] = end_bit - shift < radix_bits ? end_bit - shift : radix_bits;
@@ -383,7 +380,7 @@ __global__ void __launch_bounds__(radix_histogram_threads)
   constexpr std::size_t chunk = std::size_t(radix_histogram_threads) * radix_histogram_items;
   radix_count_digits<Key, Descending>(s, keys, blockIdx.x * chunk, n, std::size_t(gridDim.x) * chunk, begin_bit,
                                       end_bit, control);
-  if (radix_histogram_arrive(s, control, gridDim.x)) radix_plan(s, control, n, begin_bit, end_bit);
+  if (radix_histogram_arrive(s, control, gridDim.x)) radix_plan(s, control, begin_bit, end_bit);
 }
 
 /// Shared memory of one onesweep tile.
@@ -721,7 +718,7 @@ __global__ void __launch_bounds__(Shape::block_threads, radix_min_blocks_per_sm<
                                           std::size_t(radix_histogram_threads) * radix_histogram_items, a.begin_bit,
                                           a.end_bit, control);
       if (radix_histogram_arrive(s.histogram, control, tiles)) {
-        radix_plan(s.histogram, control, a.n, a.begin_bit, a.end_bit);
+        radix_plan(s.histogram, control, a.begin_bit, a.end_bit);
         __syncthreads();
         if (threadIdx.x == 0) {
           __threadfence();
@@ -902,6 +899,21 @@ template <class Key, class Value>
   }
 }
 
+/// Lets onesweep pass kernel `Pass` of `Shape` (`smem` bytes of storage) take its dynamic shared
+/// memory on `device`: one-wave passes up to the device's opt-in limit, since they may be launched
+/// with more than they use (see launch_onesweep_with). Whichever caller sets it first sets it
+/// right.
+template <auto Pass, class Shape>
+[[nodiscard]] cudaError_t allow_pass_smem(std::size_t smem, int device) {
+  if constexpr (!Shape::early_scatter) {
+    int optin = 0;
+    const cudaError_t e = max_smem_per_block_optin(device, optin);
+    if (e != cudaSuccess) return e;
+    if (std::size_t(optin) > smem) smem = std::size_t(optin);
+  }
+  return allow_dynamic_smem<Pass>(smem, device);
+}
+
 /// The onesweep sort with the passes of `Shape`: the upfront histogram, then one launch per pass.
 template <class Key, class Value, bool Descending, class State, class Shape>
 cudaError_t launch_onesweep_with(const device_facts& device, void* temp, std::size_t temp_bytes,
@@ -910,7 +922,7 @@ cudaError_t launch_onesweep_with(const device_facts& device, void* temp, std::si
   constexpr auto histogram = radix_histogram_kernel<Key, Descending>;
   constexpr auto pass = radix_onesweep_kernel<Key, Value, Descending, State, shape>;
   constexpr std::size_t smem = sizeof(onesweep_storage<Key, Value, shape, State>);
-  cudaError_t e = allow_dynamic_smem<pass>(smem, device.ordinal);
+  cudaError_t e = allow_pass_smem<pass, shape>(smem, device.ordinal);
   if (e != cudaSuccess) return e;
   int resident = 0;
   e = resident_blocks_per_sm<histogram>(radix_histogram_threads, device.ordinal, resident);
@@ -979,12 +991,7 @@ cudaError_t launch_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args<
   } else {
     constexpr auto pass = radix_onesweep_kernel<Key, Value, Descending, State, one_wave>;
     constexpr std::size_t smem = sizeof(onesweep_storage<Key, Value, one_wave, State>);
-    // The one-wave passes may be launched with more shared memory than they use (see
-    // launch_onesweep_with): their kernel may take up to the device's opt-in limit.
-    int optin = 0;
-    e = max_smem_per_block_optin(device.ordinal, optin);
-    if (e != cudaSuccess) return e;
-    e = allow_dynamic_smem<pass>(std::size_t(optin) > smem ? std::size_t(optin) : smem, device.ordinal);
+    e = allow_pass_smem<pass, one_wave>(smem, device.ordinal);
     if (e != cudaSuccess) return e;
     int resident = 0;
     e = resident_blocks_per_sm<pass>(one_wave::block_threads, device.ordinal, resident, smem);
