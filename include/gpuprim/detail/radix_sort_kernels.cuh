@@ -30,6 +30,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include <cuda_runtime.h>
@@ -209,15 +210,23 @@ struct radix_state {
 
 // ---- Kernels ----------------------------------------------------------------------------------
 
-/// Shared memory of the upfront histogram.
-struct radix_histogram_storage {
-  unsigned counts[radix_max_passes][radix_bins];
-  typename block_scan<unsigned long long, radix_histogram_threads>::temp_storage scan;
+/// Shared memory of the last histogram block's plan (radix_histogram_arrive, radix_plan), in
+/// blocks of `Threads` threads.
+template <int Threads>
+struct radix_plan_storage {
+  typename block_scan<unsigned long long, Threads>::temp_storage scan;
   bool last_block;
   bool clears_counts;
   // OR and AND of the digits present in each pass: equal where all keys share one digit.
   unsigned digit_or[radix_max_passes];
   unsigned digit_and[radix_max_passes];
+};
+
+/// Shared memory of the upfront histogram of radix_histogram_threads threads (8-byte keys, and the
+/// fused sort's histogram items).
+struct radix_histogram_storage {
+  unsigned counts[radix_max_passes][radix_bins];
+  radix_plan_storage<radix_histogram_threads> plan;
 };
 
 /// Adds the digits of every pass of `ordered` (bit-ordered keys, the first `count` valid) to the
@@ -254,7 +263,7 @@ GPUPRIM_DEVICE void radix_count_chunk(radix_histogram_storage& s,
 /// every thread of the one histogram block or tile that started first: it waits for nothing, so
 /// the others, which wait for it before adding their counts, cannot deadlock.
 GPUPRIM_DEVICE void radix_clear_counts(radix_sort_control* control, int passes) {
-  for (int k = threadIdx.x; k < passes * radix_bins; k += radix_histogram_threads) {
+  for (int k = threadIdx.x; k < passes * radix_bins; k += blockDim.x) {
     control->counts[k / radix_bins][k % radix_bins] = 0;
   }
   __syncthreads();
@@ -280,9 +289,9 @@ GPUPRIM_DEVICE void radix_count_digits(radix_histogram_storage& s, const Key* ke
     s.counts[k / radix_bins][k % radix_bins] = 0;
   }
   // The first block (or fused histogram tile) to start clears the global counts for all.
-  if (threadIdx.x == 0) s.clears_counts = atomicAdd(&control->head.count_ticket, 1u) == 0;
+  if (threadIdx.x == 0) s.plan.clears_counts = atomicAdd(&control->head.count_ticket, 1u) == 0;
   __syncthreads();
-  if (s.clears_counts) radix_clear_counts(control, passes);
+  if (s.plan.clears_counts) radix_clear_counts(control, passes);
   bool fixup_seen = false;  // floating keys: this thread saw a key that needs the -0.0 fix-up
   for (std::size_t base = first; base < end; base += stride) {
     // Thread t holds items t, t + threads, ...: each load instruction of a warp is coalesced.
@@ -316,7 +325,9 @@ GPUPRIM_DEVICE void radix_count_digits(radix_histogram_storage& s, const Key* ke
 
 /// After radix_count_digits: true in the block that is the last of `arrivals` to get here; it
 /// sees every block's counts.
-GPUPRIM_DEVICE bool radix_histogram_arrive(radix_histogram_storage& s, radix_sort_control* control, unsigned arrivals) {
+template <int Threads>
+GPUPRIM_DEVICE bool radix_histogram_arrive(radix_plan_storage<Threads>& s, radix_sort_control* control,
+                                           unsigned arrivals) {
   __threadfence();
   __syncthreads();
   if (threadIdx.x == 0) s.last_block = atomicAdd(&control->head.ticket, 1u) == arrivals - 1;
@@ -329,12 +340,15 @@ GPUPRIM_DEVICE bool radix_histogram_arrive(radix_histogram_storage& s, radix_sor
 /// The last histogram block (n > 0): scans each pass's counts into global digit offsets, drops
 /// every pass in which all keys share one digit, and notes for each pass left how many of its
 /// digits' low bits differ between keys (the ranking's ballots need only those).
-GPUPRIM_DEVICE void radix_plan(radix_histogram_storage& s, radix_sort_control* control, int begin_bit, int end_bit) {
-  using scan_t = block_scan<unsigned long long, radix_histogram_threads>;
-  static_assert(radix_histogram_threads == radix_bins, "one thread per digit in the final scan");
+template <int Threads>
+GPUPRIM_DEVICE void radix_plan(radix_plan_storage<Threads>& s, radix_sort_control* control, int begin_bit,
+                               int end_bit) {
+  using scan_t = block_scan<unsigned long long, Threads>;
+  static_assert(Threads >= radix_bins, "one thread per digit in the final scan");
   const int passes = (end_bit - begin_bit + radix_bits - 1) / radix_bits;
+  const bool digit_thread = threadIdx.x < radix_bins;
   for (int p = 0; p < passes; ++p) {
-    const unsigned long long c = __ldcg(&control->counts[p][threadIdx.x]);
+    const unsigned long long c = digit_thread ? __ldcg(&control->counts[p][threadIdx.x]) : 0;
     if (threadIdx.x == 0) {
       s.digit_or[p] = 0;
       s.digit_and[p] = radix_bins - 1;
@@ -346,7 +360,7 @@ GPUPRIM_DEVICE void radix_plan(radix_histogram_storage& s, radix_sort_control* c
     }
     unsigned long long offset;
     scan_t(s.scan).exclusive_sum(c, offset);
-    control->offsets[p][threadIdx.x] = offset;
+    if (digit_thread) control->offsets[p][threadIdx.x] = offset;
     __syncthreads();
   }
   if (threadIdx.x == 0) {
@@ -380,7 +394,153 @@ __global__ void __launch_bounds__(radix_histogram_threads)
   constexpr std::size_t chunk = std::size_t(radix_histogram_threads) * radix_histogram_items;
   radix_count_digits<Key, Descending>(s, keys, blockIdx.x * chunk, n, std::size_t(gridDim.x) * chunk, begin_bit,
                                       end_bit, control);
-  if (radix_histogram_arrive(s, control, gridDim.x)) radix_plan(s, control, begin_bit, end_bit);
+  if (radix_histogram_arrive(s.plan, control, gridDim.x)) radix_plan(s.plan, control, begin_bit, end_bit);
+}
+
+/// Keys of up to 4 bytes: the upfront histogram, counted per warp and digit position in one of
+/// three ways, chosen from the OR and AND of the warp's keys of a chunk:
+/// - all share the digit: one atomic for the warp;
+/// - the digits differ in at most 4 bits: shared atomics on one counter per digit, where the
+///   lanes with equal digits are combined;
+/// - else: lane columns, a counter per (digit, lane) with lane L's counters in bank L, so that the
+///   warp's 32 atomics never meet in one bank.
+/// Shared atomics of 32 distinct addresses bound radix_histogram_kernel (H200, 2^28 u32 keys: 473
+/// us uniform; 349 for keys in [0, 2^20), whose upper digits take few values). One block an SM; the
+/// keys come in 16-byte loads from the first aligned key on.
+template <class Key>
+struct radix_column_histogram {
+  static constexpr int threads = 1024;
+  static constexpr int loads = 4;  // of 16 bytes a thread a chunk
+  static constexpr int keys_per_load = 16 / sizeof(Key);
+  static constexpr int items = loads * keys_per_load;
+  static constexpr int chunk = threads * items;
+  static constexpr int passes = radix_key<Key>::bits / radix_bits;
+  /// Digit positions whose digits differ in at most this many bits count on shared counters.
+  static constexpr int narrow_bits = 4;
+  /// Dynamic shared memory: the lane columns, [pass][digit][lane].
+  static constexpr std::size_t smem = std::size_t(passes) * radix_bins * 32 * sizeof(unsigned);
+};
+
+template <class Key, bool Descending>
+__global__ void __launch_bounds__(radix_column_histogram<Key>::threads, 1)
+    radix_column_histogram_kernel(const Key* keys, std::size_t n, int begin_bit, int end_bit,
+                                  radix_sort_control* control, uint4* clear, std::size_t clear_vectors) {
+  using traits = radix_key<Key>;
+  using bits_t = typename traits::bits_t;
+  using shape = radix_column_histogram<Key>;
+  constexpr unsigned all_lanes = 0xffffffffu;
+  extern __shared__ __align__(16) unsigned char smem[];
+  auto& columns = *reinterpret_cast<unsigned(*)[shape::passes][radix_bins][32]>(smem);
+  __shared__ unsigned shared_counts[shape::passes][radix_bins];
+  __shared__ radix_plan_storage<shape::threads> plan;
+  allow_next_grid();  // pass 0 may be scheduled now; it waits for this grid before reading anything
+  for (std::size_t i = std::size_t(blockIdx.x) * shape::threads + threadIdx.x; i < clear_vectors;
+       i += std::size_t(gridDim.x) * shape::threads) {
+    clear[i] = make_uint4(0, 0, 0, 0);
+  }
+  const int passes = (end_bit - begin_bit + radix_bits - 1) / radix_bits;
+  unsigned* flat = &columns[0][0][0];
+  for (int k = threadIdx.x; k < shape::passes * radix_bins * 32; k += shape::threads) flat[k] = 0;
+  for (int k = threadIdx.x; k < shape::passes * radix_bins; k += shape::threads) (&shared_counts[0][0])[k] = 0;
+  if (threadIdx.x == 0) plan.clears_counts = atomicAdd(&control->head.count_ticket, 1u) == 0;
+  __syncthreads();
+  if (plan.clears_counts) radix_clear_counts(control, passes);
+
+  const unsigned lane = threadIdx.x % 32;
+  bool fixup_seen = false;
+  const auto* key_bits = reinterpret_cast<const bits_t*>(keys);
+  // Keys before the first 16-byte boundary (misaligned input): block 0, one a thread.
+  const std::size_t misaligned = (16 - reinterpret_cast<std::uintptr_t>(keys) % 16) % 16 / sizeof(bits_t);
+  const std::size_t head = misaligned < n ? misaligned : n;
+  const auto digit_at = [&](bits_t bits, int p) {
+    const int shift = begin_bit + p * radix_bits;
+    return traits::digit_of_bits(bits, shift, end_bit - shift < radix_bits ? end_bit - shift : radix_bits);
+  };
+  // Counts `count` keys of this thread (their digit bits), lane columns for every position.
+  const auto count_columns = [&](const bits_t(&bits)[shape::items], int count) {
+#pragma unroll
+    for (int p = 0; p < shape::passes; ++p) {
+      if (p < passes) {
+#pragma unroll
+        for (int i = 0; i < shape::items; ++i) {
+          if (i < count) atomicAdd(&columns[p][digit_at(bits[i], p)][lane], 1u);
+        }
+      }
+    }
+  };
+  const auto to_digit_bits = [&](bits_t(&bits)[shape::items], int count) {
+#pragma unroll
+    for (int i = 0; i < shape::items; ++i) {
+      if constexpr (traits::is_float) fixup_seen |= i < count && traits::needs_fixup(bits[i]);
+      bits[i] = traits::digit_bits_scheduled(bits[i]);
+    }
+  };
+  if (blockIdx.x == 0 && threadIdx.x < head) {
+    bits_t bits[shape::items] = {traits::order(key_bits[threadIdx.x], Descending)};
+    to_digit_bits(bits, 1);
+    count_columns(bits, 1);
+  }
+  const std::size_t stride = std::size_t(gridDim.x) * shape::chunk;
+  for (std::size_t base = head + std::size_t(blockIdx.x) * shape::chunk; base < n; base += stride) {
+    bits_t bits[shape::items];
+    if (n - base >= std::size_t(shape::chunk)) {
+      // Load j of thread t: keys [(j * threads + t) * keys_per_load, ...): coalesced 16-byte loads.
+      const auto* vectors = reinterpret_cast<const uint4*>(key_bits + base);
+      uint4 v[shape::loads];
+#pragma unroll
+      for (int j = 0; j < shape::loads; ++j) v[j] = vectors[j * shape::threads + threadIdx.x];
+      static_assert(sizeof(v) == sizeof(bits), "the loads hold the items");
+      std::memcpy(bits, v, sizeof(v));
+#pragma unroll
+      for (int i = 0; i < shape::items; ++i) bits[i] = traits::order(bits[i], Descending);
+      to_digit_bits(bits, shape::items);
+      unsigned any = 0, all = ~0u;
+#pragma unroll
+      for (int i = 0; i < shape::items; ++i) {
+        any |= bits[i];
+        all &= bits[i];
+      }
+      any = __reduce_or_sync(all_lanes, any);
+      all = __reduce_and_sync(all_lanes, all);
+#pragma unroll
+      for (int p = 0; p < shape::passes; ++p) {
+        if (p < passes) {
+          const unsigned differ = digit_at(static_cast<bits_t>(any ^ all), p);
+          if (differ == 0) {
+            if (lane == 0) atomicAdd(&shared_counts[p][digit_at(static_cast<bits_t>(all), p)], 32u * shape::items);
+          } else if (__popc(differ) <= shape::narrow_bits) {
+#pragma unroll
+            for (int i = 0; i < shape::items; ++i) atomicAdd(&shared_counts[p][digit_at(bits[i], p)], 1u);
+          } else {
+#pragma unroll
+            for (int i = 0; i < shape::items; ++i) atomicAdd(&columns[p][digit_at(bits[i], p)][lane], 1u);
+          }
+        }
+      }
+    } else {
+      const std::size_t left = n - base - threadIdx.x;  // > 0 for the threads with items
+      const int count = n - base > threadIdx.x ? static_cast<int>((left + shape::threads - 1) / shape::threads) : 0;
+#pragma unroll
+      for (int i = 0; i < shape::items; ++i) {
+        bits[i] = i < count ? traits::order(key_bits[base + std::size_t(i) * shape::threads + threadIdx.x], Descending)
+                            : bits_t(0);
+      }
+      to_digit_bits(bits, count);
+      count_columns(bits, count);
+    }
+  }
+  if (threadIdx.x == 0) wait_for_count(&control->head.counts_clear, 1u);
+  if (__syncthreads_or(fixup_seen) && threadIdx.x == 0) atomicOr(&control->head.fixup_seen, 1u);
+  // Each warp sums rows of 32 lane counters (one per bank) and the shared counter, and adds the
+  // nonzero totals.
+  const int warp = threadIdx.x / 32;
+  for (int row = warp; row < passes * radix_bins; row += shape::threads / 32) {
+    const unsigned c = __reduce_add_sync(all_lanes, flat[row * 32 + lane]) + (&shared_counts[0][0])[row];
+    if (lane == 0 && c != 0) {
+      atomicAdd(&control->counts[row / radix_bins][row % radix_bins], static_cast<unsigned long long>(c));
+    }
+  }
+  if (radix_histogram_arrive(plan, control, gridDim.x)) radix_plan(plan, control, begin_bit, end_bit);
 }
 
 /// Shared memory of one onesweep tile.
@@ -717,8 +877,8 @@ __global__ void __launch_bounds__(Shape::block_threads, radix_min_blocks_per_sm<
       radix_count_digits<Key, Descending>(s.histogram, a.keys_in, first, end,
                                           std::size_t(radix_histogram_threads) * radix_histogram_items, a.begin_bit,
                                           a.end_bit, control);
-      if (radix_histogram_arrive(s.histogram, control, tiles)) {
-        radix_plan(s.histogram, control, a.begin_bit, a.end_bit);
+      if (radix_histogram_arrive(s.histogram.plan, control, tiles)) {
+        radix_plan(s.histogram.plan, control, a.begin_bit, a.end_bit);
         __syncthreads();
         if (threadIdx.x == 0) {
           __threadfence();
@@ -914,18 +1074,61 @@ template <auto Pass, class Shape>
   return allow_dynamic_smem<Pass>(smem, device);
 }
 
+/// Keys of up to 4 bytes count the upfront histogram with radix_column_histogram_kernel from this
+/// many keys on. Its grid is one block of 1024 threads an SM, each clearing and summing 128 KiB of
+/// counters. H200, same process as CUB, against radix_histogram_kernel: u32 keys 2^28 0.962x the
+/// time of the whole sort (4292 -> 4129 us), 2^26 0.971, 2^24 0.975, but 2^22 1.036 and 2^20 1.071;
+/// keys in [0, 2^20) 2^28 0.976, 2^26 0.985, 2^24 1.002, 2^22 1.053; u32/u32 pairs 2^28 0.977, 2^24
+/// 1.010 (notes/PERF.md, session 26).
+inline constexpr std::size_t radix_column_histogram_min_items = std::size_t(1) << 24;
+
+/// Test hook, not part of the API: -1 (the default) lets launch_radix_histogram choose the upfront
+/// histogram kernel by n, 0 forces radix_histogram_kernel and 1 radix_column_histogram_kernel (for
+/// keys of up to 4 bytes, where the device has its shared memory), so that tests and sanitizer runs
+/// cover both at small sizes.
+inline std::atomic<int> radix_histogram_override{-1};
+
+/// Launches the upfront histogram of the onesweep sort (which also zeroes `clear_vectors` vectors
+/// of pass 0's look-back states at `clear`): radix_column_histogram_kernel for many keys of up to
+/// 4 bytes where the device has its shared memory, else radix_histogram_kernel.
+template <class Key, bool Descending>
+[[nodiscard]] cudaError_t launch_radix_histogram(const device_facts& device, const Key* keys, std::size_t n,
+                                                 int begin_bit, int end_bit, radix_sort_control* control, uint4* clear,
+                                                 std::size_t clear_vectors, cudaStream_t stream) {
+  int resident = 0;
+  cudaError_t e = cudaSuccess;
+  if constexpr (sizeof(Key) <= 4) {
+    using shape = radix_column_histogram<Key>;
+    constexpr auto kernel = radix_column_histogram_kernel<Key, Descending>;
+    const int forced = radix_histogram_override.load(std::memory_order_relaxed);
+    int optin = 0;
+    e = max_smem_per_block_optin(device.ordinal, optin);
+    if (e != cudaSuccess) return e;
+    if (std::size_t(optin) >= shape::smem && (forced < 0 ? n >= radix_column_histogram_min_items : forced == 1)) {
+      e = allow_smem_and_count_resident<kernel>(shape::smem, shape::threads, device.ordinal, resident);
+      if (e != cudaSuccess) return e;
+      const unsigned grid = resident_grid((n + shape::chunk - 1) / shape::chunk, device, resident);
+      return launch_with_smem(kernel, grid, shape::threads, shape::smem, stream, launch_mode::plain, keys, n,
+                              begin_bit, end_bit, control, clear, clear_vectors);
+    }
+  }
+  constexpr auto kernel = radix_histogram_kernel<Key, Descending>;
+  e = resident_blocks_per_sm<kernel>(radix_histogram_threads, device.ordinal, resident);
+  if (e != cudaSuccess) return e;
+  constexpr std::size_t chunk = std::size_t(radix_histogram_threads) * radix_histogram_items;
+  const unsigned grid = resident_grid((n + chunk - 1) / chunk, device, resident);
+  return launch(kernel, grid, radix_histogram_threads, stream, launch_mode::plain, keys, n, begin_bit, end_bit,
+                control, clear, clear_vectors);
+}
+
 /// The onesweep sort with the passes of `Shape`: the upfront histogram, then one launch per pass.
 template <class Key, class Value, bool Descending, class State, class Shape>
 cudaError_t launch_onesweep_with(const device_facts& device, void* temp, std::size_t temp_bytes,
                                  radix_sort_args<Key, Value> a, int passes, cudaStream_t stream) {
   using shape = Shape;
-  constexpr auto histogram = radix_histogram_kernel<Key, Descending>;
   constexpr auto pass = radix_onesweep_kernel<Key, Value, Descending, State, shape>;
   constexpr std::size_t smem = sizeof(onesweep_storage<Key, Value, shape, State>);
   cudaError_t e = allow_pass_smem<pass, shape>(smem, device.ordinal);
-  if (e != cudaSuccess) return e;
-  int resident = 0;
-  e = resident_blocks_per_sm<histogram>(radix_histogram_threads, device.ordinal, resident);
   if (e != cudaSuccess) return e;
   e = choose_value_prefetch(device, a);
   if (e != cudaSuccess) return e;
@@ -934,13 +1137,11 @@ cudaError_t launch_onesweep_with(const device_facts& device, void* temp, std::si
   e = prepare_onesweep<Key, Value, State, shape>(temp, temp_bytes, a, states_even, states_odd, stream);
   if (e != cudaSuccess) return e;
 
-  constexpr std::size_t chunk = std::size_t(radix_histogram_threads) * radix_histogram_items;
-  const unsigned hist_grid = resident_grid((a.n + chunk - 1) / chunk, device, resident);
   const std::size_t tiles = (a.n + shape::tile_items - 1) / shape::tile_items;
   static_assert(radix_bins * sizeof(State) % sizeof(uint4) == 0, "the histogram zeroes whole vectors of states");
   const std::size_t clear_vectors = tiles * radix_bins * sizeof(State) / sizeof(uint4);
-  e = launch(histogram, hist_grid, radix_histogram_threads, stream, launch_mode::plain, a.keys_in, a.n, a.begin_bit,
-             a.end_bit, a.control, reinterpret_cast<uint4*>(states_even), clear_vectors);
+  e = launch_radix_histogram<Key, Descending>(device, a.keys_in, a.n, a.begin_bit, a.end_bit, a.control,
+                                              reinterpret_cast<uint4*>(states_even), clear_vectors, stream);
   if (e != cudaSuccess) return e;
 
   const launch_mode chained = device.cc_major >= 9 ? launch_mode::overlap_previous : launch_mode::plain;
