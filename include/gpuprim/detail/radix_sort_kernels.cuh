@@ -38,6 +38,7 @@
 #include "../block/block_radix_rank.cuh"
 #include "../block/block_radix_sort.cuh"
 #include "../block/block_scan.cuh"
+#include "../warp/warp_reduce.cuh"
 #include "config.cuh"
 #include "l2_access.cuh"
 #include "launch.cuh"
@@ -428,7 +429,6 @@ __global__ void __launch_bounds__(radix_column_histogram<Key>::threads, 1)
   using traits = radix_key<Key>;
   using bits_t = typename traits::bits_t;
   using shape = radix_column_histogram<Key>;
-  constexpr unsigned all_lanes = 0xffffffffu;
   extern __shared__ __align__(16) unsigned char smem[];
   auto& columns = *reinterpret_cast<unsigned(*)[shape::passes][radix_bins][32]>(smem);
   __shared__ unsigned shared_counts[shape::passes][radix_bins];
@@ -500,8 +500,7 @@ __global__ void __launch_bounds__(radix_column_histogram<Key>::threads, 1)
         any |= bits[i];
         all &= bits[i];
       }
-      any = __reduce_or_sync(all_lanes, any);
-      all = __reduce_and_sync(all_lanes, all);
+      warp_or_and(any, all);
 #pragma unroll
       for (int p = 0; p < shape::passes; ++p) {
         if (p < passes) {
@@ -535,7 +534,7 @@ __global__ void __launch_bounds__(radix_column_histogram<Key>::threads, 1)
   // nonzero totals.
   const int warp = threadIdx.x / 32;
   for (int row = warp; row < passes * radix_bins; row += shape::threads / 32) {
-    const unsigned c = __reduce_add_sync(all_lanes, flat[row * 32 + lane]) + (&shared_counts[0][0])[row];
+    const unsigned c = warp_reduce<unsigned>{}.sum(flat[row * 32 + lane]) + (&shared_counts[0][0])[row];
     if (lane == 0 && c != 0) {
       atomicAdd(&control->counts[row / radix_bins][row % radix_bins], static_cast<unsigned long long>(c));
     }
