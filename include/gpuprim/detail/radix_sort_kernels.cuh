@@ -411,7 +411,7 @@ __global__ void __launch_bounds__(radix_histogram_threads)
 template <class Key>
 struct radix_column_histogram {
   static constexpr int threads = 1024;
-  static constexpr int loads = 4;  // of 16 bytes a thread a chunk
+  static constexpr int loads = static_cast<int>(sizeof(Key));  // of 16 bytes a thread a chunk: 16 keys
   static constexpr int keys_per_load = 16 / sizeof(Key);
   static constexpr int items = loads * keys_per_load;
   static constexpr int chunk = threads * items;
