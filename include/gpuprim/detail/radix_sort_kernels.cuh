@@ -1081,6 +1081,12 @@ template <auto Pass, class Shape>
 /// 1.010 (notes/PERF.md, session 26).
 inline constexpr std::size_t radix_column_histogram_min_items = std::size_t(1) << 24;
 
+/// ... and on devices with at least this much DRAM bandwidth per SM (MB/s, dram_mbps_per_sm): the
+/// H200 (36,472), measured above. On the H100 80GB HBM3 (25,396), same process as CUB, it gained
+/// nothing: u32 keys 2^28 1.003x the time, 2^24 1.015; keys in [0, 2^20) 2^28 1.017, 2^22-2^24
+/// 1.02-1.03 (notes/PERF.md, session 26).
+inline constexpr int radix_column_histogram_min_mbps_per_sm = 30000;
+
 /// Test hook, not part of the API: -1 (the default) lets launch_radix_histogram choose the upfront
 /// histogram kernel by n, 0 forces radix_histogram_kernel and 1 radix_column_histogram_kernel (for
 /// keys of up to 4 bytes, where the device has its shared memory), so that tests and sanitizer runs
@@ -1089,7 +1095,8 @@ inline std::atomic<int> radix_histogram_override{-1};
 
 /// Launches the upfront histogram of the onesweep sort (which also zeroes `clear_vectors` vectors
 /// of pass 0's look-back states at `clear`): radix_column_histogram_kernel for many keys of up to
-/// 4 bytes where the device has its shared memory, else radix_histogram_kernel.
+/// 4 bytes on devices with the DRAM bandwidth and the shared memory for it, else
+/// radix_histogram_kernel.
 template <class Key, bool Descending>
 [[nodiscard]] cudaError_t launch_radix_histogram(const device_facts& device, const Key* keys, std::size_t n,
                                                  int begin_bit, int end_bit, radix_sort_control* control, uint4* clear,
@@ -1100,10 +1107,12 @@ template <class Key, bool Descending>
     using shape = radix_column_histogram<Key>;
     constexpr auto kernel = radix_column_histogram_kernel<Key, Descending>;
     const int forced = radix_histogram_override.load(std::memory_order_relaxed);
-    int optin = 0;
+    int optin = 0, mbps = 0;
     e = max_smem_per_block_optin(device.ordinal, optin);
+    if (e == cudaSuccess) e = dram_mbps_per_sm(device, mbps);
     if (e != cudaSuccess) return e;
-    if (std::size_t(optin) >= shape::smem && (forced < 0 ? n >= radix_column_histogram_min_items : forced == 1)) {
+    const bool pays = n >= radix_column_histogram_min_items && mbps >= radix_column_histogram_min_mbps_per_sm;
+    if (std::size_t(optin) >= shape::smem && (forced < 0 ? pays : forced == 1)) {
       e = allow_smem_and_count_resident<kernel>(shape::smem, shape::threads, device.ordinal, resident);
       if (e != cudaSuccess) return e;
       const unsigned grid = resident_grid((n + shape::chunk - 1) / shape::chunk, device, resident);
