@@ -374,7 +374,8 @@ METHOD = """\
 
 - Each row is one Google Benchmark case timed with CUDA events around the call on a dedicated
   stream (`UseManualTime`), synchronised after every iteration; launch gaps inside the call count.
-  With `--benchmark_repetitions` the median of the repetitions is shown.
+  With `--benchmark_repetitions` the median of the repetitions is shown. Runs from session 26
+  (2026-11-23) on run each case untimed for 0.05 s first (`--benchmark_min_warmup_time`).
 - Inputs are random integers in -4..-1, 1..4 (never zero), the same values in every type, so every
   sum is exact; each case checks its result against the host before and after timing.
 - Inputs smaller than 4x L2 are replicated and every iteration reads the next copy, so no

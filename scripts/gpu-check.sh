@@ -98,7 +98,8 @@ if [ $do_bench -eq 1 ]; then
   for exe in "$build_dir"/benchmarks/bench_*; do
     if [ ! -f "$exe" ] || [ ! -x "$exe" ]; then continue; fi
     name=$(basename "$exe")
-    args=(--benchmark_out="$out/$name.json" --benchmark_out_format=json)
+    # Each case first runs untimed for 0.05 s (see scripts/gpu-snapshot-run.sh).
+    args=(--benchmark_out="$out/$name.json" --benchmark_out_format=json --benchmark_min_warmup_time=0.05)
     [ -n "$bench_filter" ] && args+=(--benchmark_filter="$bench_filter")
     echo "=== $name ${bench_filter:+(filter $bench_filter)}"
     # shellcheck disable=SC2086  # BENCH_ARGS is a list of flags
