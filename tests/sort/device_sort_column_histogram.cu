@@ -10,22 +10,12 @@
 
 namespace {
 
-/// Forces one upfront histogram kernel for its lifetime (1: lane columns), then lets the library
-/// choose again.
-class forced_histogram {
- public:
-  explicit forced_histogram(int kernel) { gpuprim::detail::radix_histogram_override.store(kernel); }
-  ~forced_histogram() { gpuprim::detail::radix_histogram_override.store(-1); }
-  forced_histogram(const forced_histogram&) = delete;
-  forced_histogram& operator=(const forced_histogram&) = delete;
-};
-
 template <class Key>
 void check_column_histogram() {
   using namespace sort_test;
   namespace gd = gpuprim::detail;
   const bool small = gpuprim_test::small_mode();
-  const forced_histogram forced(1);
+  const scoped_hook forced(gd::radix_histogram_override, 1);  // 1: radix_column_histogram_kernel
   // 131073: past the fused single-launch sort, a partial last chunk. Outside small mode also more
   // chunks than a grid of one block an SM takes in one round (the block loops), plus one key.
   std::vector<std::size_t> sizes = {131073};

@@ -8,6 +8,7 @@
 
 #include <cub/device/device_radix_sort.cuh>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -20,6 +21,19 @@
 #include "support/test_util.cuh"
 
 namespace sort_test {
+
+/// Sets one of the library's test hooks (detail::onesweep_shape_override,
+/// detail::radix_histogram_override) for its lifetime, then back to -1: the library chooses again.
+class scoped_hook {
+ public:
+  scoped_hook(std::atomic<int>& hook, int value) : hook_(hook) { hook_.store(value); }
+  ~scoped_hook() { hook_.store(-1); }
+  scoped_hook(const scoped_hook&) = delete;
+  scoped_hook& operator=(const scoped_hook&) = delete;
+
+ private:
+  std::atomic<int>& hook_;
+};
 
 /// The Value of a keys-only sort.
 struct keys_only {};

@@ -11,16 +11,6 @@
 
 namespace sort_test {
 
-/// Forces one onesweep shape for its lifetime (0: one wave, 1: early scatter), then lets the
-/// library choose again.
-class forced_onesweep_shape {
- public:
-  explicit forced_onesweep_shape(int shape) { gpuprim::detail::onesweep_shape_override.store(shape); }
-  ~forced_onesweep_shape() { gpuprim::detail::onesweep_shape_override.store(-1); }
-  forced_onesweep_shape(const forced_onesweep_shape&) = delete;
-  forced_onesweep_shape& operator=(const forced_onesweep_shape&) = delete;
-};
-
 /// Both shapes forced in turn: keys and uint32 pairs, two windows, both orders, against CUB.
 template <class Key>
 void check_both_onesweep_shapes() {
@@ -45,7 +35,7 @@ void check_both_onesweep_shapes() {
   if (key_bits<Key> >= 32) distributions.push_back(distribution::low_20_bits);
   for (int shape : {0, 1}) {
     INFO("onesweep shape forced: " << (shape == 0 ? "one wave (ranks in registers)" : "early scatter"));
-    const forced_onesweep_shape forced(shape);
+    const scoped_hook forced(gpuprim::detail::onesweep_shape_override, shape);  // 0: one wave, 1: early scatter
     for (std::size_t n : sizes) {
       std::mt19937_64 rng = case_rng(name_hash(key_traits<Key>::name()), n, 7);
       for (distribution d : distributions) {
