@@ -29,27 +29,16 @@ void check_column_histogram() {
   }
   if (sizeof(Key) >= 4) distributions.push_back(distribution::low_20_bits);
   if (is_floating_key<Key>) distributions.push_back(distribution::float_specials);
-  for (std::size_t n : sizes) {
-    std::mt19937_64 rng = case_rng(name_hash(key_traits<Key>::name()), n, 11);
-    for (distribution d : distributions) {
-      INFO("distribution: " << distribution_name(d));
-      const std::vector<Key> keys = make_keys<Key>(n, d, rng);
-      const std::vector<std::uint32_t> values = make_values<std::uint32_t>(n, rng);
-      for (int window : {0, 1}) {
-        sort_call c;
-        c.begin_bit = window == 0 ? 0 : key_bits<Key> / 4;
-        c.end_bit = window == 0 ? -1 : key_bits<Key> - 3;
-        // Window 1 on arrays one item off 16-byte alignment: the head before the first aligned key.
-        c.offset = window == 0 ? 0 : 1;
-        for (bool descending : {false, true}) {
-          if (small && descending != (window == 1)) continue;
-          c.descending = descending;
-          check_sort<Key>(keys, {}, c);
-          if (d == distribution::uniform) check_sort<Key, std::uint32_t>(keys, values, c);
-        }
-      }
-    }
-  }
+  for_each_window_case<Key>(sizes, distributions, 11,
+                            [&](const std::vector<Key>& keys, const std::vector<std::uint32_t>& values, sort_call c,
+                                int window, distribution d) {
+                              if (small && c.descending != (window == 1)) return;
+                              // Window 1 on arrays one item off 16-byte alignment: the head before the
+                              // first aligned key.
+                              c.offset = window == 0 ? 0 : 1;
+                              check_sort<Key>(keys, {}, c);
+                              if (d == distribution::uniform) check_sort<Key, std::uint32_t>(keys, values, c);
+                            });
 }
 
 }  // namespace

@@ -243,6 +243,31 @@ void check_sort(std::vector<Key> keys, const std::vector<Value>& values, const s
   }
 }
 
+/// For each n of `sizes` and each of `distributions`: random keys and uint32 values (case_rng with
+/// `seed`), then `visit(keys, values, call, window, distribution)` for the windows [0, B) (0) and
+/// [B/4, B - 3) (1), each in both orders (the call's begin_bit, end_bit and descending set).
+template <class Key, class Visit>
+void for_each_window_case(const std::vector<std::size_t>& sizes, const std::vector<distribution>& distributions,
+                          int seed, Visit&& visit) {
+  for (std::size_t n : sizes) {
+    std::mt19937_64 rng = case_rng(name_hash(key_traits<Key>::name()), n, seed);
+    for (distribution d : distributions) {
+      INFO("distribution: " << distribution_name(d));
+      const std::vector<Key> keys = make_keys<Key>(n, d, rng);
+      const std::vector<std::uint32_t> values = make_values<std::uint32_t>(n, rng);
+      for (int window : {0, 1}) {
+        sort_call c;
+        c.begin_bit = window == 0 ? 0 : key_bits<Key> / 4;
+        c.end_bit = window == 0 ? -1 : key_bits<Key> - 3;
+        for (bool descending : {false, true}) {
+          c.descending = descending;
+          visit(keys, values, c, window, d);
+        }
+      }
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The sweeps of every key type
 

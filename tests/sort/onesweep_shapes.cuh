@@ -36,25 +36,13 @@ void check_both_onesweep_shapes() {
   for (int shape : {0, 1}) {
     INFO("onesweep shape forced: " << (shape == 0 ? "one wave (ranks in registers)" : "early scatter"));
     const scoped_hook forced(gpuprim::detail::onesweep_shape_override, shape);  // 0: one wave, 1: early scatter
-    for (std::size_t n : sizes) {
-      std::mt19937_64 rng = case_rng(name_hash(key_traits<Key>::name()), n, 7);
-      for (distribution d : distributions) {
-        INFO("distribution: " << distribution_name(d));
-        const std::vector<Key> keys = make_keys<Key>(n, d, rng);
-        const std::vector<std::uint32_t> values = make_values<std::uint32_t>(n, rng);
-        for (int window : {0, 1}) {
-          sort_call c;
-          c.begin_bit = window == 0 ? 0 : key_bits<Key> / 4;
-          c.end_bit = window == 0 ? -1 : key_bits<Key> - 3;
-          for (bool descending : {false, true}) {
-            if (small && (window != shape || descending != (window == 1))) continue;
-            c.descending = descending;
-            check_sort<Key>(keys, {}, c);
-            check_sort<Key, std::uint32_t>(keys, values, c);
-          }
-        }
-      }
-    }
+    for_each_window_case<Key>(sizes, distributions, 7,
+                              [&](const std::vector<Key>& keys, const std::vector<std::uint32_t>& values,
+                                  const sort_call& c, int window, distribution) {
+                                if (small && (window != shape || c.descending != (window == 1))) return;
+                                check_sort<Key>(keys, {}, c);
+                                check_sort<Key, std::uint32_t>(keys, values, c);
+                              });
   }
 }
 
