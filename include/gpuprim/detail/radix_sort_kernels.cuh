@@ -211,8 +211,8 @@ struct radix_state {
 
 // ---- Kernels ----------------------------------------------------------------------------------
 
-/// Shared memory of the last histogram block's plan (radix_histogram_arrive, radix_plan), in
-/// blocks of `Threads` threads.
+/// Shared memory of a histogram block's bookkeeping (radix_start_counting, radix_histogram_arrive)
+/// and of the last block's plan (radix_plan), in blocks of `Threads` threads.
 template <int Threads>
 struct radix_plan_storage {
   typename block_scan<unsigned long long, Threads>::temp_storage scan;
@@ -274,6 +274,31 @@ GPUPRIM_DEVICE void radix_clear_counts(radix_sort_control* control, int passes) 
   }
 }
 
+/// Every histogram block (or fused histogram tile) before it counts: the first to start (a ticket
+/// in the control block; `clears_counts`, shared, tells the block) zeroes the global counts.
+GPUPRIM_DEVICE void radix_start_counting(bool& clears_counts, radix_sort_control* control, int passes) {
+  if (threadIdx.x == 0) clears_counts = atomicAdd(&control->head.count_ticket, 1u) == 0;
+  __syncthreads();
+  if (clears_counts) radix_clear_counts(control, passes);
+}
+
+/// Every histogram block after it counts, before it adds its counts to the global ones: waits for
+/// them to be zeroed and raises radix_sort_counters::fixup_seen if a thread of the block saw a key
+/// that needs the -0.0 fix-up.
+GPUPRIM_DEVICE void radix_finish_counting(radix_sort_control* control, bool fixup_seen) {
+  if (threadIdx.x == 0) wait_for_count(&control->head.counts_clear, 1u);
+  if (__syncthreads_or(fixup_seen) && threadIdx.x == 0) atomicOr(&control->head.fixup_seen, 1u);
+}
+
+/// The upfront histogram kernels' grids zero `vectors` 16-byte vectors at `clear` (pass 0's
+/// look-back states, read only after the histogram grid has ended).
+GPUPRIM_DEVICE void radix_zero_states(uint4* clear, std::size_t vectors) {
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < vectors;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    clear[i] = make_uint4(0, 0, 0, 0);
+  }
+}
+
 /// Counts the digits of every pass of the keys in chunks of radix_histogram_threads x
 /// radix_histogram_items starting at `first`, `stride` apart, below `end`, and adds the counts to
 /// the global ones. Every thread of a block of radix_histogram_threads calls it.
@@ -289,10 +314,7 @@ GPUPRIM_DEVICE void radix_count_digits(radix_histogram_storage& s, const Key* ke
   for (int k = threadIdx.x; k < radix_max_passes * radix_bins; k += radix_histogram_threads) {
     s.counts[k / radix_bins][k % radix_bins] = 0;
   }
-  // The first block (or fused histogram tile) to start clears the global counts for all.
-  if (threadIdx.x == 0) s.plan.clears_counts = atomicAdd(&control->head.count_ticket, 1u) == 0;
-  __syncthreads();
-  if (s.plan.clears_counts) radix_clear_counts(control, passes);
+  radix_start_counting(s.plan.clears_counts, control, passes);
   bool fixup_seen = false;  // floating keys: this thread saw a key that needs the -0.0 fix-up
   for (std::size_t base = first; base < end; base += stride) {
     // Thread t holds items t, t + threads, ...: each load instruction of a warp is coalesced.
@@ -316,8 +338,7 @@ GPUPRIM_DEVICE void radix_count_digits(radix_histogram_storage& s, const Key* ke
       radix_count_chunk<Key, false>(s, ordered, count, passes, begin_bit, end_bit, fixup_seen);
     }
   }
-  if (threadIdx.x == 0) wait_for_count(&control->head.counts_clear, 1u);
-  if (__syncthreads_or(fixup_seen) && threadIdx.x == 0) atomicOr(&control->head.fixup_seen, 1u);
+  radix_finish_counting(control, fixup_seen);
   for (int k = threadIdx.x; k < passes * radix_bins; k += radix_histogram_threads) {
     const unsigned c = s.counts[k / radix_bins][k % radix_bins];
     if (c != 0) atomicAdd(&control->counts[k / radix_bins][k % radix_bins], static_cast<unsigned long long>(c));
@@ -388,10 +409,7 @@ __global__ void __launch_bounds__(radix_histogram_threads)
                            uint4* clear, std::size_t clear_vectors) {
   __shared__ radix_histogram_storage s;
   allow_next_grid();  // pass 0 may be scheduled now; it waits for this grid before reading anything
-  for (std::size_t i = std::size_t(blockIdx.x) * radix_histogram_threads + threadIdx.x; i < clear_vectors;
-       i += std::size_t(gridDim.x) * radix_histogram_threads) {
-    clear[i] = make_uint4(0, 0, 0, 0);
-  }
+  radix_zero_states(clear, clear_vectors);
   constexpr std::size_t chunk = std::size_t(radix_histogram_threads) * radix_histogram_items;
   radix_count_digits<Key, Descending>(s, keys, blockIdx.x * chunk, n, std::size_t(gridDim.x) * chunk, begin_bit,
                                       end_bit, control);
@@ -434,17 +452,12 @@ __global__ void __launch_bounds__(radix_column_histogram<Key>::threads, 1)
   __shared__ unsigned shared_counts[shape::passes][radix_bins];
   __shared__ radix_plan_storage<shape::threads> plan;
   allow_next_grid();  // pass 0 may be scheduled now; it waits for this grid before reading anything
-  for (std::size_t i = std::size_t(blockIdx.x) * shape::threads + threadIdx.x; i < clear_vectors;
-       i += std::size_t(gridDim.x) * shape::threads) {
-    clear[i] = make_uint4(0, 0, 0, 0);
-  }
+  radix_zero_states(clear, clear_vectors);
   const int passes = (end_bit - begin_bit + radix_bits - 1) / radix_bits;
   unsigned* flat = &columns[0][0][0];
   for (int k = threadIdx.x; k < shape::passes * radix_bins * 32; k += shape::threads) flat[k] = 0;
   for (int k = threadIdx.x; k < shape::passes * radix_bins; k += shape::threads) (&shared_counts[0][0])[k] = 0;
-  if (threadIdx.x == 0) plan.clears_counts = atomicAdd(&control->head.count_ticket, 1u) == 0;
-  __syncthreads();
-  if (plan.clears_counts) radix_clear_counts(control, passes);
+  radix_start_counting(plan.clears_counts, control, passes);
 
   const unsigned lane = threadIdx.x % 32;
   bool fixup_seen = false;
@@ -456,16 +469,18 @@ __global__ void __launch_bounds__(radix_column_histogram<Key>::threads, 1)
     const int shift = begin_bit + p * radix_bits;
     return traits::digit_of_bits(bits, shift, end_bit - shift < radix_bits ? end_bit - shift : radix_bits);
   };
-  // Counts `count` keys of this thread (their digit bits), lane columns for every position.
+  // Adds the first `count` keys of this thread (their digit bits) to the lane columns of position p.
+  const auto add_to_columns = [&](const bits_t(&bits)[shape::items], int count, int p) {
+#pragma unroll
+    for (int i = 0; i < shape::items; ++i) {
+      if (i < count) atomicAdd(&columns[p][digit_at(bits[i], p)][lane], 1u);
+    }
+  };
+  // ... for every position.
   const auto count_columns = [&](const bits_t(&bits)[shape::items], int count) {
 #pragma unroll
     for (int p = 0; p < shape::passes; ++p) {
-      if (p < passes) {
-#pragma unroll
-        for (int i = 0; i < shape::items; ++i) {
-          if (i < count) atomicAdd(&columns[p][digit_at(bits[i], p)][lane], 1u);
-        }
-      }
+      if (p < passes) add_to_columns(bits, count, p);
     }
   };
   const auto to_digit_bits = [&](bits_t(&bits)[shape::items], int count) {
@@ -511,8 +526,7 @@ __global__ void __launch_bounds__(radix_column_histogram<Key>::threads, 1)
 #pragma unroll
             for (int i = 0; i < shape::items; ++i) atomicAdd(&shared_counts[p][digit_at(bits[i], p)], 1u);
           } else {
-#pragma unroll
-            for (int i = 0; i < shape::items; ++i) atomicAdd(&columns[p][digit_at(bits[i], p)][lane], 1u);
+            add_to_columns(bits, shape::items, p);
           }
         }
       }
@@ -528,8 +542,7 @@ __global__ void __launch_bounds__(radix_column_histogram<Key>::threads, 1)
       count_columns(bits, count);
     }
   }
-  if (threadIdx.x == 0) wait_for_count(&control->head.counts_clear, 1u);
-  if (__syncthreads_or(fixup_seen) && threadIdx.x == 0) atomicOr(&control->head.fixup_seen, 1u);
+  radix_finish_counting(control, fixup_seen);
   // Each warp sums rows of 32 lane counters (one per bank) and the shared counter, and adds the
   // nonzero totals.
   const int warp = threadIdx.x / 32;
