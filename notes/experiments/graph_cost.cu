@@ -10,7 +10,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("CUDA %s at %d: %s\n", #x, __LINE__, cudaGetErrorString(e_)); exit(1);} } while (0)
+#define CK(x)                                                                     \
+  do {                                                                            \
+    cudaError_t e_ = (x);                                                         \
+    if (e_ != cudaSuccess) {                                                      \
+      printf("CUDA %s at %d: %s\n", #x, __LINE__, cudaGetErrorString(e_));        \
+      exit(1);                                                                    \
+    }                                                                             \
+  } while (0)
 __global__ void plan_kernel(unsigned* plan, unsigned active, cudaGraphConditionalHandle h, int in_graph) {
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     *plan = active;
@@ -51,7 +58,8 @@ cudaGraphExec_t build(unsigned active) {
     for (int s = 0; s < k; ++s) {
       slots[s] = s;
       void* a[] = {&d_plan, &slots[s], &d_sink};
-      cudaGraphNode_t nd; add_kernel(body, &nd, prev ? &prev : nullptr, prev ? 1 : 0, (void*)pass_kernel, tiles, 384, a);
+      cudaGraphNode_t nd;
+      add_kernel(body, &nd, prev ? &prev : nullptr, prev ? 1 : 0, (void*)pass_kernel, tiles, 384, a);
       prev = nd;
     }
   }
@@ -59,7 +67,9 @@ cudaGraphExec_t build(unsigned active) {
   CK(cudaGraphDestroy(g));
   return ex;
 }
-double now_us() { return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+double now_us() {
+  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
 int main() {
   CK(cudaMalloc(&d_plan, 4)); CK(cudaMalloc(&d_sink, 4));
   cudaStream_t st; CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
