@@ -8,14 +8,7 @@
 #include <cstring>
 #include <random>
 #include <vector>
-#define CK(x)                                                              \
-  do {                                                                     \
-    cudaError_t e_ = (x);                                                  \
-    if (e_ != cudaSuccess) {                                               \
-      printf("CUDA %s at %d: %s\n", #x, __LINE__, cudaGetErrorString(e_)); \
-      exit(1);                                                             \
-    }                                                                      \
-  } while (0)
+#include "check.cuh"
 template <class K> float time_sort(const std::vector<K>& h, int reps) {
   size_t n = h.size();
   K *in, *out; CK(cudaMalloc(&in, n * sizeof(K))); CK(cudaMalloc(&out, n * sizeof(K)));

@@ -10,14 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
-#define CK(x)                                                                     \
-  do {                                                                            \
-    cudaError_t e_ = (x);                                                         \
-    if (e_ != cudaSuccess) {                                                      \
-      printf("CUDA %s at %d: %s\n", #x, __LINE__, cudaGetErrorString(e_));        \
-      exit(1);                                                                    \
-    }                                                                             \
-  } while (0)
+#include "check.cuh"
 __global__ void plan_kernel(unsigned* plan, unsigned active, cudaGraphConditionalHandle h, int in_graph) {
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     *plan = active;
