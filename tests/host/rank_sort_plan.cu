@@ -1,6 +1,7 @@
 // The host side of the small-input sort by counting comparisons (detail/radix_rank_sort.cuh):
 // the bit-window mask of the sort values, the block size chosen for n keys on a device, and the
-// grid of the bucketed form.
+// grid of the bucketed form; and the onesweep sort's choice of how pairs move their values and the
+// workspace that holds every pass shape.
 #include <gpuprim/detail/radix_sort_kernels.cuh>
 
 #include <cstddef>
@@ -99,3 +100,55 @@ TEST_CASE("rank sort: shared memory of the bucketed form", "[host][sort]") {
 }
 
 }  // namespace
+
+namespace onesweep_plan {
+
+namespace gd = gpuprim::detail;
+
+/// The workspace a sort asks for (the narrowest shape's) holds the layout of every pass shape the
+/// launch may take for `Key`/`Value`, for either look-back state width.
+template <class Key, class Value, class State>
+void check_workspace_holds_every_shape() {
+  using path = gd::radix_values_path;
+  std::uint64_t x = 0x9e3779b97f4a7c15ull;
+  for (int trial = 0; trial < 200; ++trial) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    const std::size_t n = trial < 50 ? std::size_t(trial) * 3001 + 1 : std::size_t(x >> 33);
+    CAPTURE(n, sizeof(Key), sizeof(Value), sizeof(State));
+    const std::size_t needed = gd::onesweep_workspace<Key, Value, State>(n).bytes();
+    CHECK(gd::onesweep_workspace<Key, Value, State, gd::onesweep_shape<Key, Value, false>>(n).bytes() <= needed);
+    CHECK(gd::onesweep_workspace<Key, Value, State, gd::onesweep_shape<Key, Value, true>>(n).bytes() <= needed);
+    CHECK(gd::onesweep_workspace<Key, Value, State, gd::onesweep_shape<Key, Value, true, path::direct_narrow>>(n)
+              .bytes() <= needed);
+    CHECK(gd::onesweep_workspace<Key, Value, State, gd::onesweep_shape<Key, Value, true, path::held>>(n).bytes() <=
+          needed);
+  }
+}
+
+struct two_shorts {
+  std::uint16_t a, b;
+};
+
+TEST_CASE("onesweep: values move directly only for 4-byte keys with 4-byte aligned values", "[host][sort]") {
+  CHECK(gd::onesweep_shape<std::uint32_t, std::uint32_t, true>::direct_values);
+  CHECK(gd::onesweep_shape<float, int, true>::direct_values);
+  CHECK(gd::onesweep_shape<std::uint32_t, float, true, gd::radix_values_path::direct_narrow>::narrow);
+  CHECK_FALSE(gd::onesweep_shape<std::uint32_t, std::uint32_t, true, gd::radix_values_path::held>::direct_values);
+  CHECK_FALSE(gd::onesweep_shape<std::uint32_t, std::uint32_t, false>::direct_values);  // one-wave tiles
+  CHECK_FALSE(gd::onesweep_shape<std::int32_t, std::uint32_t, true>::direct_values);    // signed keys
+  CHECK_FALSE(gd::onesweep_shape<std::uint32_t, two_shorts, true>::direct_values);      // 2-byte aligned
+  CHECK_FALSE(gd::onesweep_shape<std::uint64_t, std::uint32_t, true>::direct_values);   // 12-byte items
+  CHECK_FALSE(gd::onesweep_shape<std::uint32_t, gd::no_values, true>::direct_values);   // keys only
+}
+
+TEST_CASE("onesweep: the workspace holds the layout of every pass shape", "[host][sort]") {
+  check_workspace_holds_every_shape<std::uint32_t, std::uint32_t, unsigned>();
+  check_workspace_holds_every_shape<std::uint32_t, std::uint32_t, unsigned long long>();
+  check_workspace_holds_every_shape<float, int, unsigned>();
+  check_workspace_holds_every_shape<std::uint32_t, gd::no_values, unsigned>();
+  check_workspace_holds_every_shape<std::uint64_t, std::uint32_t, unsigned>();
+  check_workspace_holds_every_shape<std::uint8_t, std::uint32_t, unsigned long long>();
+  check_workspace_holds_every_shape<std::int32_t, std::uint32_t, unsigned>();
+}
+
+}  // namespace onesweep_plan

@@ -1,17 +1,21 @@
 // The onesweep pass has two shapes (launch_onesweep): grids of one wave of resident tiles keep
 // each tile's ranks in registers; larger grids store every key at its rank in shared memory as the
-// ranking finds it (onesweep_shape::early_scatter), in tiles at least as wide. Which one a sort takes
-// depends on the device and n (an H200 takes the early one from about 3.8M 4-byte keys), so this
-// case forces each in turn through the test hook detail::onesweep_shape_override, at sizes that
-// the sanitizers can run: every key width, keys and pairs, whole and partial windows, both orders,
-// bitwise against CUB. The cases: device_sort_onesweep_shapes_*.cu, a few key types per TU.
+// ranking finds it (onesweep_shape::early_scatter). Pairs of 4-byte keys and 4-byte values have
+// three early-scatter shapes: wide and narrow tiles whose values are copied straight to their
+// places (onesweep_shape::direct_values; the narrow ones for grids of a few waves), and tiles that
+// hold the values' ranks (devices with less DRAM bandwidth per SM than the H200). Which one a sort
+// takes depends on the device and n
+// (an H200 takes the early one from about 3.8M 4-byte keys), so this case forces each in turn
+// through the test hook detail::onesweep_shape_override, at sizes that the sanitizers can run:
+// every key width, keys and pairs, whole and partial windows, both orders, bitwise against CUB.
+// The cases: device_sort_onesweep_shapes_*.cu, a few key types per TU.
 #pragma once
 
 #include "sort/device_sort_common.cuh"
 
 namespace sort_test {
 
-/// Both shapes forced in turn: keys and uint32 pairs, two windows, both orders, against CUB.
+/// Every shape forced in turn: keys and uint32 pairs, two windows, both orders, against CUB.
 template <class Key>
 void check_both_onesweep_shapes() {
   // 131073 items: the smallest input past the fused single-launch sort (64 tiles of 2048), so the
@@ -27,20 +31,33 @@ void check_both_onesweep_shapes() {
     sizes.push_back(300007);
     sizes.push_back(std::size_t(20) * gd::onesweep_shape<Key, gd::no_values, true>::tile_items);
     sizes.push_back(std::size_t(20) * gd::onesweep_shape<Key, std::uint32_t, true>::tile_items);
+    using narrow_pairs = gd::onesweep_shape<Key, std::uint32_t, true, gd::radix_values_path::direct_narrow>;
+    sizes.push_back(std::size_t(20) * narrow_pairs::tile_items);
   }
   std::vector<distribution> distributions = {distribution::uniform};
   if (!small) distributions.push_back(distribution::few_distinct);
   // Keys below 2^20: a skipped pass, and a pass whose digits differ only in their low 4 bits
   // (ranked with 4 ballots in whole keys-only tiles).
   if (key_bits<Key> >= 32) distributions.push_back(distribution::low_20_bits);
-  for (int shape : {0, 1}) {
-    INFO("onesweep shape forced: " << (shape == 0 ? "one wave (ranks in registers)" : "early scatter"));
-    const scoped_hook forced(gpuprim::detail::onesweep_shape_override, shape);  // 0: one wave, 1: early scatter
+  // Shapes 2 (narrow, values direct) and 3 (values' ranks held) differ from 1 (wide, values direct)
+  // only for pairs that can move their values directly.
+  constexpr bool direct_pairs = gpuprim::detail::onesweep_shape<Key, std::uint32_t, true>::direct_values;
+  for (int shape : {0, 1, 2, 3}) {
+    if (shape >= 2 && !direct_pairs) continue;
+    INFO("onesweep shape forced: " << (shape == 0   ? "one wave (ranks in registers)"
+                                       : shape == 1 ? "early scatter"
+                                       : shape == 2 ? "narrow early scatter, values direct"
+                                                    : "early scatter, values' ranks held"));
+    // 0: one wave, 1: early scatter, 2: narrow early scatter, 3: values' ranks held
+    const scoped_hook forced(gpuprim::detail::onesweep_shape_override, shape);
     for_each_window_case<Key>(sizes, distributions, 7,
                               [&](const std::vector<Key>& keys, const std::vector<std::uint32_t>& values,
                                   const sort_call& c, int window, distribution) {
-                                if (small && (window != shape || c.descending != (window == 1))) return;
-                                check_sort<Key>(keys, {}, c);
+                                // Small mode: one window and order per shape (shapes 2 and 3: pairs only).
+                                if (small && (window != (shape >= 2 ? 1 : shape) || c.descending != (window == 1))) {
+                                  return;
+                                }
+                                if (shape < 2) check_sort<Key>(keys, {}, c);
                                 check_sort<Key, std::uint32_t>(keys, values, c);
                               });
   }

@@ -40,6 +40,7 @@
 #include "../block/block_scan.cuh"
 #include "../warp/warp_reduce.cuh"
 #include "config.cuh"
+#include "cp_async.cuh"
 #include "l2_access.cuh"
 #include "launch.cuh"
 #include "lookback.cuh"
@@ -109,6 +110,11 @@ struct radix_sort_args {
 
 // ---- Shapes (measured on the H200; see notes/PERF.md) -----------------------------------------
 
+/// How the early-scatter tiles of pairs of 4-byte keys and 4-byte values move the values
+/// (onesweep_shape::direct_values): straight to their places in wide tiles or in narrow ones, or
+/// held as ranks in registers and exchanged after the keys.
+enum class radix_values_path { direct, direct_narrow, held };
+
 /// Bytes one item moves per pass: key plus value.
 template <class Key, class Value>
 inline constexpr int radix_item_bytes =
@@ -127,7 +133,10 @@ inline constexpr int radix_item_bytes =
 /// (packed_fields; same run, 2^28): u32/u32 20 items 7806 us, 24 7682, 26 7316 (CUB 7409);
 /// u64/u32 16 items 20455, 18 19077 (19216 unpacked; CUB 20073); u64/u64 16 22660, 18 22154 (CUB
 /// 24600). Items of more than 16 bytes: not measured.
-template <class Key, class Value, bool EarlyScatter = false>
+///
+/// `Path`: how the early-scatter tiles of pairs that can take either way (direct_capable) move
+/// their values; other shapes ignore it.
+template <class Key, class Value, bool EarlyScatter = false, radix_values_path Path = radix_values_path::direct>
 struct onesweep_shape {
   static constexpr int bytes = radix_item_bytes<Key, Value>;
   static constexpr bool has_values = !std::is_same_v<Value, no_values>;
@@ -153,15 +162,32 @@ struct onesweep_shape {
   /// keys 22 0.97, 26 0.918, 28 0.98; u64/u32 pairs 22 0.956, 26 0.944; u32/u32 pairs 28 0.986
   /// (with digit_fresh 1.00), 30 1.007 (spills). Signed keys with values spill at these (int32/u32
   /// 92 bytes at 28, int64/u32 64 at 26) and keep the one-wave tiles.
+  //
+  //
+  // Pairs of 4-byte unsigned or floating keys and 4-byte values whose values move straight to their
+  // places (direct_values, below) take 32 items, two blocks an SM, or in the narrow shape 19 items,
+  // three blocks an SM (56 registers: digits through digit_fresh; 75 KB of shared memory a block).
+  // H200, same process as CUB, u32/u32 pairs, time against the 28-item tiles that hold ranks and
+  // digits in registers (Path held): 32 items 2^28 0.950, 2^26 0.961-0.966, 2^24 1.002-1.013, 2^23
+  // 1.051, 2^22 1.077 (1.3 waves of the wide tiles); narrow 2^28 1.147, 2^26 1.130, 2^24 1.055,
+  // 2^23 0.989-1.000, 2^22 0.936-0.942, 3000017 0.895-0.902; keys in [0, 2^20) alike. On the H100
+  // 80GB HBM3 the wide tiles took 1.023x the time at 2^26-2^28 (notes/PERF.md, session 29).
+  // launch_onesweep takes them by size and device (radix_direct_wide_from, radix_direct_values_fit).
+  static constexpr bool direct_capable = has_values && bytes == 8 && sizeof(Key) == 4 && !signed_key &&
+                                         alignof(Value) == 4;
+  static constexpr bool direct_values = EarlyScatter && direct_capable && Path != radix_values_path::held;
+  static constexpr bool narrow = direct_values && Path == radix_values_path::direct_narrow;
   static constexpr int early_items = (signed_key && has_values) ? 0
                                      : bytes == 4 && sizeof(Key) == 4  ? 32
                                      : bytes == 8 && sizeof(Key) == 8  ? 26
+                                     : narrow                          ? 19
+                                     : direct_values                   ? 32
                                      : bytes == 8 && sizeof(Key) == 4  ? 28
                                      : bytes == 12 && sizeof(Key) == 8 ? 26
                                                                        : 0;
   static constexpr int items_per_thread = EarlyScatter && early_items > 0 ? early_items : one_wave_items;
   static constexpr int tile_items = block_threads * items_per_thread;
-  static constexpr int min_blocks_per_sm = bytes <= 4 ? 3 : 2;  // caps registers at 56 (85) per thread
+  static constexpr int min_blocks_per_sm = bytes <= 4 || narrow ? 3 : 2;  // caps registers at 56 (85) per thread
   // Each key is stored at its rank in shared memory as soon as the ranking finds it (the exchange
   // then needs its own storage beside the counters: u32 keys 55 KiB a block instead of 40), so no
   // rank array is held in registers. Measured on the H200 (notes/PERF.md, session 20), same process
@@ -169,9 +195,16 @@ struct onesweep_shape {
   // pairs; but 1.10-1.15x at 2^18-2^20 for u32 and f32 keys (u64 keys 1.04x), where a pass is one
   // wave of tiles. Both shapes exist; launch_onesweep takes this one for grids of more than one wave.
   static constexpr bool early_scatter = EarlyScatter;
+  // direct_values (declared above): each value is copied asynchronously (cp.async) from global
+  // memory straight to its key's place in a shared array of its own as soon as the ranking finds
+  // the place, and a sorted item's key and value are stored together. No rank or digit is held in
+  // registers for the values, which take no second pass through shared memory (two barriers
+  // fewer), at the price of a tile's worth of shared memory: 113 KB a block (the narrow shape
+  // 75 KB), two (three) blocks an SM on sm_90.
   /// Digits through radix_key::digit_fresh (see early_items). Pairs of 4-byte keys have the
-  /// registers to keep the digits, and recomputing them cost u32/u32 2% (H200, 2^28).
-  static constexpr bool fresh_digits = !has_values || sizeof(Key) == 8;
+  /// registers to keep the digits, and recomputing them cost u32/u32 2% (H200, 2^28); the narrow
+  /// shape needs it to fit 56 registers (96 bytes spilled without).
+  static constexpr bool fresh_digits = !has_values || sizeof(Key) == 8 || narrow;
 };
 
 /// Tiles of the fused single-launch sort (mid sizes: every pass is one latency-bound wave, so
@@ -184,6 +217,7 @@ struct fused_shape {
   static constexpr int tile_items = block_threads * items_per_thread;
   static constexpr int min_blocks_per_sm = 4;  // caps registers at 64 per thread
   static constexpr bool early_scatter = false;  // see onesweep_shape
+  static constexpr bool direct_values = false;  // see onesweep_shape
   static constexpr bool fresh_digits = false;   // see onesweep_shape
 };
 
@@ -564,11 +598,16 @@ struct onesweep_storage {
     uninitialized_array<bits_t, Shape::tile_items> keys;
     uninitialized_array<Value, Shape::tile_items> values;
   };
+  // Shape::direct_values: keys and values side by side.
+  struct side_by_side {
+    uninitialized_array<bits_t, Shape::tile_items> keys;
+    uninitialized_array<Value, Shape::tile_items> values;
+  };
   // Early scatter: the exchange apart from the counters (each key goes to its place while other
   // warps still rank); else all three share the storage.
   struct apart {
     typename rank_t::temp_storage rank;
-    exchange u;
+    std::conditional_t<Shape::direct_values, side_by_side, exchange> u;
   };
   union shared {
     typename rank_t::temp_storage rank;
@@ -698,14 +737,25 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
     digit_count = ranker.scanned_bin_count(threadIdx.x);
   }
   __syncthreads();  // `finish` consumes the counters
-  // Pairs keep the ranks for the values, packed two to a register (tiles hold < 2^16 items).
+  // Pairs keep the ranks for the values, packed two to a register (tiles hold < 2^16 items),
+  // unless their values go to their places at once (Shape::direct_values).
   static_assert(Shape::tile_items <= 65536, "ranks are packed in 16 bits");
-  packed_fields<has_values ? items : 1, 16> rank_of;
+  constexpr bool held_values = has_values && !Shape::direct_values;
+  packed_fields<held_values ? items : 1, 16> rank_of;
   if constexpr (Shape::early_scatter) {
+    // Direct values: item i of this thread is the value at vfrom + 32 i, real while 32 i < vlimit
+    // (an offset folded into the copy's address and one compare an item).
+    [[maybe_unused]] const Value* vfrom = vsrc + tile_base + warp_striped_position<items>(0);
+    [[maybe_unused]] const int vlimit = valid - warp_striped_position<items>(0);
     // Each key goes to its place in the tile as soon as its rank is known: no rank is held.
     const auto place = [&](int i, unsigned rank) {
       s.x.u.keys[static_cast<int>(rank)] = ordered[i];
-      if constexpr (has_values) rank_of.put(i, rank);
+      if constexpr (Shape::direct_values) {
+        // The value follows from global memory (L2, after the prefetch above) to the same place.
+        if (32 * i < vlimit) async_copy_item(&s.x.u.values[static_cast<int>(rank)], vfrom + 32 * i);
+      } else if constexpr (has_values) {
+        rank_of.put(i, rank);
+      }
     };
     // Keys-only passes of integer keys whose digits differ only in their low 4 bits (the top pass
     // of keys below 2^20, say) find the groups of equal digits with 4 ballots instead of 8. Not in
@@ -769,25 +819,27 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
     s.shift[d] = before - digit_start;
   }
   allow_next_grid();  // only the scatter is left: the next pass may be scheduled now
+  if constexpr (Shape::direct_values) async_copy_wait_all();  // this thread's values have landed
   __syncthreads();
 
   // Item j of the sorted tile goes to shift[digit] + j: runs of one digit are contiguous. Pairs
   // keep each sorted item's digit for the values, packed four to a register.
   bits_t* dst_bits = write_output ? reinterpret_cast<bits_t*>(a.keys_out) : a.keys_alt;
-  packed_fields<has_values ? items : 1, 8> out_digit;
+  Value* vdst = write_output ? a.values_out : a.values_alt;
+  packed_fields<held_values ? items : 1, 8> out_digit;
 #pragma unroll
   for (int k = 0; k < items; ++k) {
     const int j = k * threads + threadIdx.x;
     if (j < valid) {
       const bits_t key = s.x.u.keys[j];
       const unsigned d = Fixup ? traits::digit(key, shift, bits) : traits::digit_of_bits(key, shift, bits);
-      if constexpr (has_values) out_digit.put(k, d);
+      if constexpr (held_values) out_digit.put(k, d);
       const std::size_t g = static_cast<State>(s.shift[d] + static_cast<State>(j));
       dst_bits[g] = last ? traits::unorder(key, Descending) : key;
+      if constexpr (Shape::direct_values) vdst[g] = s.x.u.values[j];
     }
   }
-  if constexpr (has_values) {
-    Value* vdst = write_output ? a.values_out : a.values_alt;
+  if constexpr (held_values) {
     Value v[items];
 #pragma unroll
     for (int i = 0; i < items; ++i) {
@@ -933,9 +985,23 @@ bool radix_pointers_valid(const Key* keys_in, const Key* keys_out, const Value* 
   return true;
 }
 
+/// Of the onesweep shapes of `Key`/`Value` (one wave; early scatter, narrow or not, values held or
+/// not), the one with the narrowest tiles: its workspace (the most tiles, so the most look-back
+/// states) holds the passes of any.
+template <class Key, class Value>
+struct onesweep_narrowest {
+  template <class A, class B>
+  using narrower = std::conditional_t<(A::tile_items <= B::tile_items), A, B>;
+  using type = narrower<narrower<onesweep_shape<Key, Value, false>, onesweep_shape<Key, Value, true>>,
+                        narrower<onesweep_shape<Key, Value, true, radix_values_path::direct_narrow>,
+                                 onesweep_shape<Key, Value, true, radix_values_path::held>>>;
+};
+template <class Key, class Value>
+using onesweep_workspace_shape = typename onesweep_narrowest<Key, Value>::type;
+
 /// The workspace of an onesweep sort of n items: control block, two regions of look-back states,
 /// the alternate key and value buffers.
-template <class Key, class Value, class State, class Shape = onesweep_shape<Key, Value>>
+template <class Key, class Value, class State, class Shape = onesweep_workspace_shape<Key, Value>>
 workspace_layout<5> onesweep_workspace(std::size_t n) {
   using shape = Shape;
   const std::size_t tiles = (n + shape::tile_items - 1) / shape::tile_items;
@@ -1191,24 +1257,91 @@ cudaError_t launch_onesweep_with(const device_facts& device, void* temp, std::si
 }
 
 /// Test hook, not part of the API: -1 (the default) lets launch_onesweep choose the passes by grid
-/// size, 0 forces the one-wave passes and 1 the early-scatter passes (up to 2^30 keys), so that
-/// tests and sanitizer runs cover both at small sizes.
+/// size, 0 forces the one-wave passes, 1 the early-scatter passes, and for pairs that can move
+/// their values directly (onesweep_shape::direct_capable) 1 the wide direct tiles, 2 the narrow
+/// ones and 3 the tiles that hold the values' ranks (else 2 and 3 as 1); up to 2^30 keys. Tests
+/// and sanitizer runs cover every shape at small sizes with it.
 inline std::atomic<int> onesweep_shape_override{-1};
+
+/// Where direct_capable pairs may move their values directly (radix_direct_values_fit), the passes
+/// take, by how many of the wide tiles there would be per SM (two blocks an SM, so two a wave): the
+/// narrow tiles below radix_direct_narrow_below, the tiles that hold the values' ranks up to
+/// radix_direct_wide_from, the wide tiles from there. H200, u32/u32 pairs, time against the held
+/// tiles (wide tiles per SM in brackets): 3000017 (1.9) narrow 0.895-0.908; 2^22 (2.6) narrow
+/// 0.936-0.948, wide 1.075; 6000011 (3.7) narrow 1.021-1.030; 2^23 (5.2) narrow 0.989-1.000, wide
+/// 1.051; 12000007 (7.4) narrow 1.055, wide 1.041; 2^24 (10.3) narrow 1.055, wide 1.002-1.013;
+/// 2^26 (41) wide 0.961-0.966; 2^28 (165) wide 0.950-0.958 (notes/PERF.md, session 29).
+inline constexpr std::size_t radix_direct_narrow_below = 3;
+inline constexpr std::size_t radix_direct_wide_from = 16;
+
+/// Devices with at least this much DRAM bandwidth per SM (MB/s, dram_mbps_per_sm) take the wide
+/// direct tiles of direct_capable pairs (onesweep_shape::direct_values), as the value prefetch: H200
+/// (36,472 MB/s per SM), u32/u32 pairs 2^28 0.950x the time of the held tiles; H100 80GB HBM3
+/// (25,396) 1.023x. The narrow ones gained on both: 3000017 0.889 and 2^22 0.954 on that H100
+/// (notes/PERF.md, session 29).
+inline constexpr int radix_direct_min_mbps_per_sm = 30000;
+
+/// Whether `device` takes the direct tiles of `Key`/`Value` pairs (onesweep_shape::direct_values;
+/// both false for other pairs and keys): `narrow` where three blocks of the narrow tiles (75 KB
+/// of shared memory each) fit an SM, `wide` where two of the wide ones (113 KB) fit and DRAM
+/// bandwidth per SM is at least radix_direct_min_mbps_per_sm.
+template <class Key, class Value, bool Descending, class State>
+[[nodiscard]] cudaError_t radix_direct_values_fit(const device_facts& device, bool& narrow, bool& wide) {
+  using waves = onesweep_shape<Key, Value, true>;
+  using narrow_shape = onesweep_shape<Key, Value, true, radix_values_path::direct_narrow>;
+  narrow = false;
+  wide = false;
+  if constexpr (waves::direct_values) {
+    int optin = 0, mbps = 0;
+    cudaError_t e = max_smem_per_block_optin(device.ordinal, optin);
+    if (e == cudaSuccess) e = dram_mbps_per_sm(device, mbps);
+    if (e != cudaSuccess) return e;
+    // Blocks of `Shape`'s pass kernel that one SM holds (0 where one does not fit).
+    const auto resident = [&](auto shape, int& blocks) {
+      using shape_t = decltype(shape);
+      constexpr auto pass = radix_onesweep_kernel<Key, Value, Descending, State, shape_t>;
+      constexpr std::size_t smem = sizeof(onesweep_storage<Key, Value, shape_t, State>);
+      blocks = 0;
+      if (std::size_t(optin) < smem) return cudaSuccess;
+      return allow_smem_and_count_resident<pass>(smem, shape_t::block_threads, device.ordinal, blocks);
+    };
+    int blocks = 0;
+    if constexpr (sizeof(State) == 4) {  // the narrow tiles serve grids of a few waves only
+      e = resident(narrow_shape{}, blocks);
+      if (e != cudaSuccess) return e;
+      narrow = blocks >= 3;
+    }
+    if (mbps >= radix_direct_min_mbps_per_sm) {
+      e = resident(waves{}, blocks);
+      if (e != cudaSuccess) return e;
+      wide = blocks >= 2;
+    }
+  }
+  return cudaSuccess;
+}
 
 /// The onesweep sort: passes of one wave of tiles (every tile resident at once) keep each tile's
 /// ranks in registers; larger grids store the keys at their ranks as the ranking finds them
-/// (onesweep_shape::early_scatter), in tiles at least as wide: the one-wave shape's workspace
-/// layout (the most tiles) serves both.
+/// (onesweep_shape::early_scatter); the workspace of the narrower tiles
+/// (onesweep_workspace_shape: the most tiles) serves both.
 template <class Key, class Value, bool Descending, class State>
 cudaError_t launch_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args<Key, Value> a, int passes,
                             cudaStream_t stream) {
   using one_wave = onesweep_shape<Key, Value, false>;
   using waves = onesweep_shape<Key, Value, true>;
-  static_assert(one_wave::tile_items <= waves::tile_items, "the one-wave workspace holds the early-scatter passes");
   device_facts device;
   cudaError_t e = current_device_facts(device);
   if (e != cudaSuccess) return e;
+  using held = onesweep_shape<Key, Value, true, radix_values_path::held>;
   if constexpr (sizeof(State) > 4) {  // more than 2^30 keys: many waves on any device
+    if constexpr (waves::direct_values) {
+      bool narrow = false, wide = false;
+      e = radix_direct_values_fit<Key, Value, Descending, State>(device, narrow, wide);
+      if (e != cudaSuccess) return e;
+      if (!wide) {
+        return launch_onesweep_with<Key, Value, Descending, State, held>(device, temp, temp_bytes, a, passes, stream);
+      }
+    }
     return launch_onesweep_with<Key, Value, Descending, State, waves>(device, temp, temp_bytes, a, passes, stream);
   } else {
     constexpr auto pass = radix_onesweep_kernel<Key, Value, Descending, State, one_wave>;
@@ -1221,9 +1354,29 @@ cudaError_t launch_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args<
     const std::size_t tiles = (a.n + one_wave::tile_items - 1) / one_wave::tile_items;
     const int forced = onesweep_shape_override.load(std::memory_order_relaxed);
     const bool fits_one_wave = tiles <= std::size_t(device.sm_count) * static_cast<std::size_t>(resident);
-    if (forced == 0 || (forced != 1 && fits_one_wave)) {
+    if (forced == 0 || (forced < 0 && fits_one_wave)) {
       return launch_onesweep_with<Key, Value, Descending, State, one_wave>(device, temp, temp_bytes, a, passes,
                                                                            stream);
+    }
+    if constexpr (waves::direct_values) {
+      // Forced: 1 wide, 2 narrow, 3 held. Else by size, where the device takes them.
+      bool narrow = forced == 2, wide = forced == 1;
+      if (forced < 0) {
+        e = radix_direct_values_fit<Key, Value, Descending, State>(device, narrow, wide);
+        if (e != cudaSuccess) return e;
+        const std::size_t wide_tiles = (a.n + waves::tile_items - 1) / waves::tile_items;
+        const std::size_t sms = std::size_t(device.sm_count > 0 ? device.sm_count : 1);
+        narrow = narrow && wide_tiles < radix_direct_narrow_below * sms;
+        wide = wide && !narrow && wide_tiles >= radix_direct_wide_from * sms;
+      }
+      if (narrow) {
+        using narrow_shape = onesweep_shape<Key, Value, true, radix_values_path::direct_narrow>;
+        return launch_onesweep_with<Key, Value, Descending, State, narrow_shape>(device, temp, temp_bytes, a, passes,
+                                                                                 stream);
+      }
+      if (!wide) {
+        return launch_onesweep_with<Key, Value, Descending, State, held>(device, temp, temp_bytes, a, passes, stream);
+      }
     }
     return launch_onesweep_with<Key, Value, Descending, State, waves>(device, temp, temp_bytes, a, passes, stream);
   }
