@@ -1,0 +1,143 @@
+// In-process A/B: gpuprima (HEAD), gpuprimb (working tree) and CUB on the same inputs, CUDA events,
+// medians over rounds; every case checked bitwise against CUB first.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cub/cub.cuh>
+#include <gpuprima/radix_sort.cuh>
+#include <gpuprimb/radix_sort.cuh>
+#include <random>
+#include <string>
+#include <vector>
+#define CK(x)                                                           \
+  do {                                                                  \
+    cudaError_t e_ = (x);                                               \
+    if (e_ != cudaSuccess) {                                            \
+      printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
+      exit(1);                                                          \
+    }                                                                   \
+  } while (0)
+
+struct Bufs {
+  unsigned *k, *ko, *v, *vo;
+  void* t;
+  size_t tb;
+};
+
+template <class F>
+float time_it(F f) {
+  static cudaEvent_t e0, e1;
+  static bool init = false;
+  if (!init) {
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    init = true;
+  }
+  CK(cudaEventRecord(e0));
+  f();
+  CK(cudaEventRecord(e1));
+  CK(cudaEventSynchronize(e1));
+  float ms;
+  CK(cudaEventElapsedTime(&ms, e0, e1));
+  return ms * 1000;
+}
+static float med(std::vector<float> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+int main(int argc, char** argv) {
+  int rounds = argc > 1 ? atoi(argv[1]) : 7;
+  std::string mode = argc > 2 ? argv[2] : "big";
+  std::vector<size_t> sizes;
+  if (mode == "big")
+    sizes = {size_t(1) << 21, 3000017,         size_t(1) << 22, 6000011,        size_t(1) << 23,
+             12000007,        size_t(1) << 24, size_t(1) << 26, size_t(1) << 28};
+  else
+    sizes = {size_t(1) << 26};
+  size_t nmax = *std::max_element(sizes.begin(), sizes.end());
+  Bufs b{};
+  CK(cudaMalloc(&b.k, nmax * 4));
+  CK(cudaMalloc(&b.ko, nmax * 4));
+  CK(cudaMalloc(&b.v, nmax * 4));
+  CK(cudaMalloc(&b.vo, nmax * 4));
+  size_t tb = 0, x = 0;
+  CK(gpuprima::radix_sort_pairs(nullptr, x, b.k, b.ko, b.v, b.vo, nmax));
+  tb = std::max(tb, x);
+  CK(gpuprimb::radix_sort_pairs(nullptr, x, b.k, b.ko, b.v, b.vo, nmax));
+  tb = std::max(tb, x);
+  CK(cub::DeviceRadixSort::SortPairs(nullptr, x, b.k, b.ko, b.v, b.vo, int(nmax)));
+  tb = std::max(tb, x);
+  CK(cub::DeviceRadixSort::SortKeys(nullptr, x, b.k, b.ko, int(nmax)));
+  tb = std::max(tb, x);
+  CK(cudaMalloc(&b.t, tb));
+  b.tb = tb;
+  std::vector<unsigned> hk(nmax), hv(nmax), ck(nmax), cv(nmax), gk(nmax), gv(nmax);
+  std::mt19937 g(12345);
+  const char* dists[] = {"uniform", "bits20"};
+  for (const char* dist : dists) {
+    for (auto& y : hk) y = g();
+    if (!strcmp(dist, "bits20"))
+      for (auto& y : hk) y &= (1u << 20) - 1;
+    for (size_t i = 0; i < nmax; ++i) hv[i] = unsigned(i);
+    CK(cudaMemcpy(b.k, hk.data(), nmax * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(b.v, hv.data(), nmax * 4, cudaMemcpyHostToDevice));
+    for (size_t n : sizes) {
+      for (int kind = 0; kind < 2; ++kind) {  // 0 pairs, 1 keys
+        if (kind == 1 && strcmp(dist, "uniform")) continue;
+        auto runA = [&] {
+          CK(kind == 0 ? gpuprima::radix_sort_pairs(b.t, b.tb, b.k, b.ko, b.v, b.vo, n)
+                       : gpuprima::radix_sort_keys(b.t, b.tb, b.k, b.ko, n));
+        };
+        auto runB = [&] {
+          CK(kind == 0 ? gpuprimb::radix_sort_pairs(b.t, b.tb, b.k, b.ko, b.v, b.vo, n)
+                       : gpuprimb::radix_sort_keys(b.t, b.tb, b.k, b.ko, n));
+        };
+        auto runC = [&] {
+          size_t tbb = b.tb;
+          CK(kind == 0 ? cub::DeviceRadixSort::SortPairs(b.t, tbb, b.k, b.ko, b.v, b.vo, int(n))
+                       : cub::DeviceRadixSort::SortKeys(b.t, tbb, b.k, b.ko, int(n)));
+        };
+        // check
+        runC();
+        CK(cudaDeviceSynchronize());
+        CK(cudaMemcpy(ck.data(), b.ko, n * 4, cudaMemcpyDeviceToHost));
+        if (kind == 0) CK(cudaMemcpy(cv.data(), b.vo, n * 4, cudaMemcpyDeviceToHost));
+        int bad = 0;
+        for (int which = 0; which < 2; ++which) {
+          CK(cudaMemset(b.ko, 0xab, n * 4));
+          CK(cudaMemset(b.vo, 0xab, n * 4));
+          which == 0 ? runA() : runB();
+          CK(cudaDeviceSynchronize());
+          CK(cudaMemcpy(gk.data(), b.ko, n * 4, cudaMemcpyDeviceToHost));
+          if (kind == 0) CK(cudaMemcpy(gv.data(), b.vo, n * 4, cudaMemcpyDeviceToHost));
+          if (memcmp(gk.data(), ck.data(), n * 4) || (kind == 0 && memcmp(gv.data(), cv.data(), n * 4)))
+            bad |= 1 << which;
+        }
+        std::vector<float> ta, tb2, tc;
+        for (int r = 0; r < rounds; ++r) {
+          int o = r % 3;
+          for (int q = 0; q < 3; ++q) {
+            int w = (q + o) % 3;
+            if (w == 0)
+              ta.push_back(time_it(runA));
+            else if (w == 1)
+              tb2.push_back(time_it(runB));
+            else
+              tc.push_back(time_it(runC));
+          }
+        }
+        float A = med(ta), B = med(tb2), C = med(tc);
+        printf("%-5s %-7s n=%10zu A %9.1f B %9.1f CUB %9.1f  B/A %.3f  CUB/A %.3f CUB/B %.3f %s\n",
+               kind ? "keys" : "pairs", dist, n, A, B, C, B / A, C / A, C / B,
+               bad ? (bad == 1   ? "A-MISMATCH"
+                      : bad == 2 ? "B-MISMATCH"
+                                 : "AB-MISMATCH")
+                   : "ok");
+        fflush(stdout);
+      }
+    }
+  }
+  return 0;
+}
