@@ -10,7 +10,9 @@
 //    start in order), ranks its keys in shared memory (block_radix_rank), publishes its per-digit
 //    counts, finds the global offset of each digit by decoupled look-back over the tiles before it
 //    (Merrill & Garland 2016), and scatters keys (then values) through shared memory so that the
-//    global writes of one digit are contiguous.
+//    global writes of one digit are contiguous. Where it pays (the H200), pairs of 4-byte keys and
+//    4-byte values copy each value (cp.async) straight to its key's place as the ranking finds it
+//    (onesweep_shape::direct_values).
 // 3. Small and mid sizes, where every pass is one latency-bound wave and launches dominate:
 //    - up to rank_sort_max_items keys: not a radix sort but its result, by counting comparisons
 //      (radix_rank_sort.cuh): every block holds all sort values in shared memory, each warp finds
