@@ -41,8 +41,8 @@
 #include "../block/block_radix_sort.cuh"
 #include "../block/block_scan.cuh"
 #include "../warp/warp_reduce.cuh"
+#include "async_copy.cuh"
 #include "config.cuh"
-#include "cp_async.cuh"
 #include "l2_access.cuh"
 #include "launch.cuh"
 #include "lookback.cuh"
@@ -164,7 +164,6 @@ struct onesweep_shape {
   /// keys 22 0.97, 26 0.918, 28 0.98; u64/u32 pairs 22 0.956, 26 0.944; u32/u32 pairs 28 0.986
   /// (with digit_fresh 1.00), 30 1.007 (spills). Signed keys with values spill at these (int32/u32
   /// 92 bytes at 28, int64/u32 64 at 26) and keep the one-wave tiles.
-  //
   //
   // Pairs of 4-byte unsigned or floating keys and 4-byte values whose values move straight to their
   // places (direct_values, below) take 32 items, two blocks an SM, or in the narrow shape 19 items,
@@ -753,7 +752,7 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
     const auto place = [&](int i, unsigned rank) {
       s.x.u.keys[static_cast<int>(rank)] = ordered[i];
       if constexpr (Shape::direct_values) {
-        // The value follows from global memory (L2, after the prefetch above) to the same place.
+        // The value follows from global memory (L2 where the prefetch above ran) to the same place.
         if (32 * i < vlimit) async_copy_item(&s.x.u.values[static_cast<int>(rank)], vfrom + 32 * i);
       } else if constexpr (has_values) {
         rank_of.put(i, rank);
