@@ -1,11 +1,13 @@
 // The host side of the small-input sort by counting comparisons (detail/radix_rank_sort.cuh):
 // the bit-window mask of the sort values, the block size chosen for n keys on a device, and the
-// grid of the bucketed form; and the onesweep sort's choice of how pairs move their values and the
-// workspace that holds every pass shape.
+// grid, shared memory and split layout of the bucketed form; and the onesweep sort's choice of
+// how pairs move their values and the workspace that holds every pass shape.
 #include <gpuprim/detail/radix_sort_kernels.cuh>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "support/catch.hpp"
 
@@ -91,12 +93,38 @@ TEST_CASE("rank sort: shared memory of the bucketed form", "[host][sort]") {
   using gpuprim::detail::bucket_count;
   using gpuprim::detail::bucket_sort_smem_bytes;
   // (value, index) pairs: 8 bytes for sort values of up to 32 bits, 12 for 64-bit ones; the
-  // bucket starts and an end entry.
-  CHECK(bucket_sort_smem_bytes<std::uint32_t>(16384) == 16384 * 8 + (bucket_count + 1) * 4);
-  CHECK(bucket_sort_smem_bytes<std::int8_t>(100) == 100 * 8 + (bucket_count + 1) * 4);
+  // bucket starts and an end entry; for integer keys of up to 32 bits, which may split a crowded
+  // bucket, two arrays of starts (buckets and parts) of bucket_count + 32 entries each (the end
+  // entry's place in the spread layout lies in the 32 after the buckets).
+  CHECK(bucket_sort_smem_bytes<std::uint32_t>(16384) == 16384 * 8 + 2 * (bucket_count + 32) * 4);
+  CHECK(bucket_sort_smem_bytes<std::int8_t>(100) == 100 * 8 + 2 * (bucket_count + 32) * 4);
+  CHECK(bucket_sort_smem_bytes<float>(16384) == 16384 * 8 + (bucket_count + 1) * 4);
   CHECK(bucket_sort_smem_bytes<double>(16384) == 16384 * 12 + (bucket_count + 1) * 4);
   // Hopper's 227 KiB a block fits the largest.
   CHECK(bucket_sort_smem_bytes<std::uint64_t>(gpuprim::detail::bucket_sort_max_items) <= 227 * 1024);
+  CHECK(bucket_sort_smem_bytes<std::uint32_t>(gpuprim::detail::bucket_sort_max_items) <= 227 * 1024);
+}
+
+TEST_CASE("rank sort: the spread layout of a split bucketed sort", "[host][sort]") {
+  using gpuprim::detail::bucket_count;
+  using gpuprim::detail::bucket_spread;
+  // A permutation of each run of 32 entries (so of the buckets, and of the 32 entries after them,
+  // which hold the end entry)...
+  for (unsigned run = 0; run < bucket_count + 32; run += 32) {
+    std::vector<int> seen(32, 0);
+    for (unsigned b = run; b < run + 32; ++b) {
+      const unsigned at = bucket_spread(b);
+      REQUIRE(at / 32 == run / 32);
+      ++seen[at % 32];
+    }
+    for (int s : seen) CHECK(s == 1);
+  }
+  // ...that puts bucket 0 and the single-bit buckets (the crowded ones of sparse keys) into distinct
+  // banks.
+  std::vector<unsigned> banks;
+  for (unsigned b = 0; b < bucket_count; b = b == 0 ? 1 : 2 * b) banks.push_back(bucket_spread(b) % 32);
+  std::sort(banks.begin(), banks.end());
+  CHECK(std::adjacent_find(banks.begin(), banks.end()) == banks.end());
 }
 
 }  // namespace

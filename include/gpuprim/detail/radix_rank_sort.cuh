@@ -246,6 +246,18 @@ __global__ void __launch_bounds__(rank_sort_max_threads) radix_rank_sort_kernel(
 // ordered as the stable sort orders the keys. A key's rank is its bucket's start plus the number
 // of pairs of its bucket that are smaller, so that uniform keys are compared with a few others
 // instead of all n; however skewed the keys, no more comparisons than the plain rank sort makes.
+//
+// Skewed keys crowd one bucket (AND-of-3 keys put ~23% of them into bucket 0, so each of those is
+// compared with ~3800 others at 16384 keys). Where some warp finds 8 of its 32 lanes' first values
+// in one bucket, the sort splits that bucket into parts by the next bucket_digit_bits bits: its
+// items count in a second set of counters (the parts order as their values do, the bits above them
+// being the bucket's), which a second block scan turns into starts within the bucket. The split
+// sort's counters lie in a spread layout (bucket_spread) against the bank conflicts of
+// single-bit buckets. H200, in-process A/B (notes/PERF.md, session 30), u32 AND-of-3 keys: 16384
+// 0.72-0.74x the time (26.1 -> 19.2 us), 12288 0.80-0.81x, 8192 0.90-0.94x, 6144 0.94-0.97x;
+// uniform keys, AND-of-2 keys and keys in [0, 2^20), which do not split, 1.01-1.09x (the
+// detection, the scan's choice of layout, the second copy of the loops). Keys of 64 bits and
+// floating keys never split (bucket_can_split).
 
 inline constexpr int bucket_sort_threads = 1024;
 inline constexpr int bucket_digit_bits = 11;
@@ -321,11 +333,32 @@ struct bucket_pairs<std::uint64_t> {
   }
 };
 
-/// Shared memory of a bucketed rank sort of n keys: the pairs and the bucket starts (with an end
-/// entry).
+/// Whether the bucketed rank sort of `Key` may split a crowded bucket into parts (see
+/// radix_bucket_sort_kernel): integer keys of up to 4 bytes. 64-bit keys and floating ones keep
+/// their buckets whole: with the split's registers ptxas spilled u64 keys 52 bytes a thread
+/// instead of 12, f32 keys 32 instead of none.
+template <class Key>
+inline constexpr bool bucket_can_split = sizeof(rank_sort_word<Key>) == 4 && !radix_key<Key>::is_float;
+/// A bucket is split when at least this many lanes of some warp put their first sort value into
+/// it (8 of 32: about a quarter of the keys; uniform keys put 2 or 3 at most into one bucket).
+inline constexpr int bucket_split_min_lanes = 8;
+/// Entries of an array of bucket (or part) starts of a sort that may split: one for each and an
+/// end entry, at their places in either layout (bucket_spread maps [bucket_count, bucket_count +
+/// 32) onto itself).
+inline constexpr int bucket_start_entries = bucket_count + 32;
+
+/// Where bucket (or part) b's counter lies in the spread layout of a split sort: b with its bank
+/// (low 5 bits) XORed with a hash of the bits above, so that the buckets of single-bit values (32,
+/// 64, ..., 1024) no longer share bank 0 with bucket 0. A permutation within each run of 32
+/// entries (notes/PERF.md, session 27: modelled shared wavefronts of an AND-of-3 warp 7.6 -> 2.3).
+GPUPRIM_HOST_DEVICE constexpr unsigned bucket_spread(unsigned b) { return b ^ ((((b >> 5) * 61u) >> 3) & 31u); }
+
+/// Shared memory of a bucketed rank sort of n keys: the pairs, the bucket starts (with an end
+/// entry) and, where a bucket may be split, its parts' starts.
 template <class Key>
 constexpr std::size_t bucket_sort_smem_bytes(std::size_t n) {
-  return n * bucket_pairs<rank_sort_word<Key>>::bytes_per_item + (bucket_count + 1) * sizeof(unsigned);
+  return n * bucket_pairs<rank_sort_word<Key>>::bytes_per_item +
+         (bucket_can_split<Key> ? 2 * bucket_start_entries : bucket_count + 1) * sizeof(unsigned);
 }
 
 /// OR and AND over the whole warp.
@@ -346,6 +379,17 @@ GPUPRIM_DEVICE void warp_or_and(Word& any, Word& all) {
   }
 }
 
+/// The largest x over the whole warp.
+GPUPRIM_DEVICE unsigned warp_max(unsigned x) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_max_sync(0xffffffffu, x);
+#else
+#pragma unroll
+  for (int offset = 1; offset < 32; offset *= 2) x = max(x, __shfl_xor_sync(0xffffffffu, x, offset));
+  return x;
+#endif
+}
+
 /// Sorts all n (bucket_sort_min_items..bucket_sort_max_items) keys of `a` (a radix_sort_args;
 /// values too when HasValues) with bucket_sort_smem_bytes<Key>(n) of dynamic shared memory, in
 /// blocks of bucket_sort_threads, each warp ranking `keys_per_warp` (<= 32) consecutive keys.
@@ -360,11 +404,14 @@ __global__ void __launch_bounds__(bucket_sort_threads, 1) radix_bucket_sort_kern
   extern __shared__ __align__(16) unsigned char smem[];
   __shared__ word_t warp_any[warps];
   __shared__ word_t warp_all[warps];
+  __shared__ unsigned warp_crowd[warps];
   __shared__ typename block_scan<unsigned, threads>::temp_storage scan_storage;
 
   const int n = static_cast<int>(a.n);
   const bucket_pairs<word_t> pairs(smem, n);
   unsigned* starts = reinterpret_cast<unsigned*>(smem + static_cast<std::size_t>(n) * pairs.bytes_per_item);
+  constexpr bool can_split = bucket_can_split<Key>;
+  unsigned* part_starts = starts + bucket_start_entries;  // of the crowded bucket's parts (can_split)
   const word_t window = rank_sort_window<word_t>(a.begin_bit, a.end_bit);
   const bits_t* keys_in = reinterpret_cast<const bits_t*>(a.keys_in);
   const int tid = static_cast<int>(threadIdx.x);
@@ -402,11 +449,35 @@ __global__ void __launch_bounds__(bucket_sort_threads, 1) radix_bucket_sort_kern
       all &= v[r];
     }
   }
-  for (int b = tid; b < bucket_count; b += threads) starts[b] = 0;
+  for (int b = tid; b < bucket_count; b += threads) {
+    starts[b] = 0;
+    if constexpr (can_split) part_starts[b] = 0;  // the same entries in either layout
+  }
+  // The bucket digit of sort values that differ in `differ`: the highest bucket_digit_bits bits in
+  // which they differ (all values agree above them), so that the buckets order as their values do.
+  const auto shift_of = [](word_t differ) {
+    const int top = word_bits - 1 - (sizeof(word_t) == 4 ? __clz(static_cast<unsigned>(differ)) : __clzll(differ));
+    return top >= bucket_digit_bits ? top + 1 - bucket_digit_bits : 0;
+  };
   warp_or_and(any, all);
+  // A crowded bucket (see above): each warp counts the lanes whose first value shares lane 0's
+  // bucket, by the warp's own bucket digit (the block's where the warp's values differ in the same
+  // top bit, as they mostly do; other warps' counts are dropped below), so that the block picks the
+  // bucket to split without a barrier of its own. A warp of skewed keys whose lane 0 falls into the
+  // crowded bucket finds it (AND-of-3 keys: ~7 of 32 warps, each with ~8 lanes there); a match
+  // (__match_any_sync) over all lanes' buckets took 1.05-1.08x the time of this on uniform keys.
+  unsigned crowd = 0;  // lanes << 16 | shift << bucket_digit_bits | bucket
+  if constexpr (can_split) {
+    const int warp_shift = shift_of(any ^ all);
+    const unsigned b = static_cast<unsigned>(v[0] >> warp_shift) & (bucket_count - 1);
+    const unsigned candidate = __shfl_sync(0xffffffffu, b, 0);
+    const auto lanes = static_cast<unsigned>(__popc(__ballot_sync(0xffffffffu, b == candidate)));
+    crowd = lanes << 16 | static_cast<unsigned>(warp_shift) << bucket_digit_bits | candidate;
+  }
   if (lane == 0) {
     warp_any[warp] = any;
     warp_all[warp] = all;
+    if constexpr (can_split) warp_crowd[warp] = crowd;
   }
   __syncthreads();
   any = warp_any[lane % warps];
@@ -417,33 +488,84 @@ __global__ void __launch_bounds__(bucket_sort_threads, 1) radix_bucket_sort_kern
     if (lane < owned) item.store(a, static_cast<unsigned>(first + lane));
     return;
   }
-  // The bucket digit: the highest bucket_digit_bits bits in which the values differ (all values
-  // agree above them), so that the buckets order as their values do.
-  const int top = word_bits - 1 - (sizeof(word_t) == 4 ? __clz(static_cast<unsigned>(differ)) : __clzll(differ));
-  const int shift = top >= bucket_digit_bits ? top + 1 - bucket_digit_bits : 0;
+  const int shift = shift_of(differ);
   const auto bucket_of = [shift](word_t value) { return static_cast<unsigned>(value >> shift) & (bucket_count - 1); };
+  // The crowded bucket, where one is split (else none: bucket_count); the parts of its values by
+  // the next bucket_digit_bits bits below the bucket digit (or the lowest, overlapping it).
+  unsigned crowded = bucket_count;
+  if constexpr (can_split) {
+    static_assert(warps == 32, "one lane per warp");
+    crowd = warp_crowd[lane];
+    if (((crowd >> bucket_digit_bits) & 0x1f) != static_cast<unsigned>(shift)) crowd = 0;
+    crowd = warp_max(crowd);
+    if ((crowd >> 16) >= unsigned(bucket_split_min_lanes) && shift > 0) crowded = crowd & (bucket_count - 1);
+  }
+  const int part_shift = shift >= bucket_digit_bits ? shift - bucket_digit_bits : 0;
+  const auto part_of = [part_shift](word_t value) {
+    return static_cast<unsigned>(value >> part_shift) & (bucket_count - 1);
+  };
   unsigned place[per_thread];
+  // A split sort's counters lie in the spread layout (a plain one's as they are).
+  const bool split = can_split && crowded < bucket_count;
+  const auto at_of = [split](unsigned b) { return split ? bucket_spread(b) : b; };
+  if (split) {
 #pragma unroll
-  for (int r = 0; r < per_thread; ++r) {
-    const int j = tid + r * threads;
-    if (r < rounds && j < n) place[r] = atomicAdd(&starts[bucket_of(v[r])], 1u);
+    for (int r = 0; r < per_thread; ++r) {
+      const int j = tid + r * threads;
+      if (r < rounds && j < n) {
+        const unsigned b = bucket_of(v[r]);
+        place[r] = atomicAdd(b == crowded ? &part_starts[bucket_spread(part_of(v[r]))] : &starts[bucket_spread(b)], 1u);
+      }
+    }
+  } else {
+#pragma unroll
+    for (int r = 0; r < per_thread; ++r) {
+      const int j = tid + r * threads;
+      if (r < rounds && j < n) place[r] = atomicAdd(&starts[bucket_of(v[r])], 1u);
+    }
   }
   __syncthreads();
   {
     constexpr int per_scan = bucket_count / threads;
     unsigned c[per_scan];
+    unsigned crowded_items = 0;
+    if (split) {
 #pragma unroll
-    for (int q = 0; q < per_scan; ++q) c[q] = starts[tid * per_scan + q];
+      for (int q = 0; q < per_scan; ++q) c[q] = part_starts[bucket_spread(tid * per_scan + q)];
+      block_scan<unsigned, threads>(scan_storage).exclusive_sum(c, c, crowded_items);
+#pragma unroll
+      for (int q = 0; q < per_scan; ++q) part_starts[bucket_spread(tid * per_scan + q)] = c[q];
+      if (tid == 0) part_starts[bucket_spread(bucket_count)] = crowded_items;
+      __syncthreads();  // the scan storage is used again
+    }
+#pragma unroll
+    for (int q = 0; q < per_scan; ++q) {
+      const auto b = static_cast<unsigned>(tid * per_scan + q);
+      c[q] = starts[at_of(b)] + (b == crowded ? crowded_items : 0u);
+    }
     block_scan<unsigned, threads>(scan_storage).exclusive_sum(c, c);
 #pragma unroll
-    for (int q = 0; q < per_scan; ++q) starts[tid * per_scan + q] = c[q];
-    if (tid == 0) starts[bucket_count] = static_cast<unsigned>(n);
+    for (int q = 0; q < per_scan; ++q) starts[at_of(tid * per_scan + q)] = c[q];
+    if (tid == 0) starts[at_of(bucket_count)] = static_cast<unsigned>(n);
   }
   __syncthreads();
+  if (split) {
 #pragma unroll
-  for (int r = 0; r < per_thread; ++r) {
-    const int j = tid + r * threads;
-    if (r < rounds && j < n) pairs.put(starts[bucket_of(v[r])] + place[r], v[r], static_cast<unsigned>(j));
+    for (int r = 0; r < per_thread; ++r) {
+      const int j = tid + r * threads;
+      if (r < rounds && j < n) {
+        const unsigned b = bucket_of(v[r]);
+        const unsigned at =
+            starts[bucket_spread(b)] + place[r] + (b == crowded ? part_starts[bucket_spread(part_of(v[r]))] : 0u);
+        pairs.put(at, v[r], static_cast<unsigned>(j));
+      }
+    }
+  } else {
+#pragma unroll
+    for (int r = 0; r < per_thread; ++r) {
+      const int j = tid + r * threads;
+      if (r < rounds && j < n) pairs.put(starts[bucket_of(v[r])] + place[r], v[r], static_cast<unsigned>(j));
+    }
   }
   __syncthreads();
 
@@ -454,8 +576,12 @@ __global__ void __launch_bounds__(bucket_sort_threads, 1) radix_bucket_sort_kern
   for (int k = 0; k < owned; ++k) {
     const word_t m = __shfl_sync(0xffffffffu, mine, k);
     const auto q = pairs.probe_of(m, static_cast<unsigned>(first + k));
-    const unsigned begin = starts[bucket_of(m)];
-    const unsigned end = starts[bucket_of(m) + 1];
+    unsigned begin = starts[at_of(bucket_of(m))];
+    unsigned end = starts[at_of(bucket_of(m) + 1)];
+    if (split && bucket_of(m) == crowded) {  // only the pairs of its part
+      end = begin + part_starts[bucket_spread(part_of(m) + 1)];
+      begin += part_starts[bucket_spread(part_of(m))];
+    }
     unsigned greater = 0;
     unsigned j = begin + static_cast<unsigned>(lane);
     // Four loads in flight a step: one at a time, a long bucket waits out each load's latency.
