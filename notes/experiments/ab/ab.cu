@@ -54,6 +54,8 @@ int main(int argc, char** argv) {
   if (mode == "big")
     sizes = {size_t(1) << 21, 3000017,         size_t(1) << 22, 6000011,        size_t(1) << 23,
              12000007,        size_t(1) << 24, size_t(1) << 26, size_t(1) << 28};
+  else if (mode == "small")
+    sizes = {1024, 6144, 8192, 12288, 16384};
   else
     sizes = {size_t(1) << 26};
   size_t nmax = *std::max_element(sizes.begin(), sizes.end());
@@ -75,29 +77,40 @@ int main(int argc, char** argv) {
   b.tb = tb;
   std::vector<unsigned> hk(nmax), hv(nmax), ck(nmax), cv(nmax), gk(nmax), gv(nmax);
   std::mt19937 g(12345);
-  const char* dists[] = {"uniform", "bits20"};
+  std::vector<const char*> dists = {"uniform", "bits20"};
+  if (mode == "small") dists = {"uniform", "and2", "and3", "bits20"};
   for (const char* dist : dists) {
     for (auto& y : hk) y = g();
     if (!strcmp(dist, "bits20"))
       for (auto& y : hk) y &= (1u << 20) - 1;
+    if (!strcmp(dist, "and2") || !strcmp(dist, "and3"))
+      for (auto& y : hk) y &= g();
+    if (!strcmp(dist, "and3"))
+      for (auto& y : hk) y &= g();
     for (size_t i = 0; i < nmax; ++i) hv[i] = unsigned(i);
     CK(cudaMemcpy(b.k, hk.data(), nmax * 4, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(b.v, hv.data(), nmax * 4, cudaMemcpyHostToDevice));
     for (size_t n : sizes) {
-      for (int kind = 0; kind < 2; ++kind) {  // 0 pairs, 1 keys
-        if (kind == 1 && strcmp(dist, "uniform")) continue;
+      for (int kind = 0; kind < 3; ++kind) {  // 0 pairs, 1 keys, 2 f32 keys
+        if (mode != "small" && kind == 1 && strcmp(dist, "uniform")) continue;
+        if (kind == 2 && (mode != "small" || strcmp(dist, "uniform"))) continue;
+        float* fk = reinterpret_cast<float*>(b.k);
+        float* fko = reinterpret_cast<float*>(b.ko);
         auto runA = [&] {
-          CK(kind == 0 ? gpuprima::radix_sort_pairs(b.t, b.tb, b.k, b.ko, b.v, b.vo, n)
-                       : gpuprima::radix_sort_keys(b.t, b.tb, b.k, b.ko, n));
+          CK(kind == 0   ? gpuprima::radix_sort_pairs(b.t, b.tb, b.k, b.ko, b.v, b.vo, n)
+             : kind == 1 ? gpuprima::radix_sort_keys(b.t, b.tb, b.k, b.ko, n)
+                         : gpuprima::radix_sort_keys(b.t, b.tb, fk, fko, n));
         };
         auto runB = [&] {
-          CK(kind == 0 ? gpuprimb::radix_sort_pairs(b.t, b.tb, b.k, b.ko, b.v, b.vo, n)
-                       : gpuprimb::radix_sort_keys(b.t, b.tb, b.k, b.ko, n));
+          CK(kind == 0   ? gpuprimb::radix_sort_pairs(b.t, b.tb, b.k, b.ko, b.v, b.vo, n)
+             : kind == 1 ? gpuprimb::radix_sort_keys(b.t, b.tb, b.k, b.ko, n)
+                         : gpuprimb::radix_sort_keys(b.t, b.tb, fk, fko, n));
         };
         auto runC = [&] {
           size_t tbb = b.tb;
-          CK(kind == 0 ? cub::DeviceRadixSort::SortPairs(b.t, tbb, b.k, b.ko, b.v, b.vo, int(n))
-                       : cub::DeviceRadixSort::SortKeys(b.t, tbb, b.k, b.ko, int(n)));
+          CK(kind == 0   ? cub::DeviceRadixSort::SortPairs(b.t, tbb, b.k, b.ko, b.v, b.vo, int(n))
+             : kind == 1 ? cub::DeviceRadixSort::SortKeys(b.t, tbb, b.k, b.ko, int(n))
+                         : cub::DeviceRadixSort::SortKeys(b.t, tbb, fk, fko, int(n)));
         };
         // check
         runC();
@@ -130,7 +143,7 @@ int main(int argc, char** argv) {
         }
         float A = med(ta), B = med(tb2), C = med(tc);
         printf("%-5s %-7s n=%10zu A %9.1f B %9.1f CUB %9.1f  B/A %.3f  CUB/A %.3f CUB/B %.3f %s\n",
-               kind ? "keys" : "pairs", dist, n, A, B, C, B / A, C / A, C / B,
+               kind == 2 ? "f32" : kind ? "keys" : "pairs", dist, n, A, B, C, B / A, C / A, C / B,
                bad ? (bad == 1   ? "A-MISMATCH"
                       : bad == 2 ? "B-MISMATCH"
                                  : "AB-MISMATCH")
