@@ -2,7 +2,8 @@
 // output must be sorted and hold the input's histogram: for uint8 keys that is the sorted
 // sequence itself), and uint8 keys with uint32 index values in both orders (sorted, each value
 // an input index that came with its own key, equal keys in input order: the stable sort
-// exactly); the guard items past the end untouched and the inputs unchanged. Skipped in small
+// exactly), and uint32 keys with uint32 index values past 2^30 keys (the 64-bit look-back states);
+// the guard items past the end untouched and the inputs unchanged. Skipped in small
 // mode (GPUPRIM_TEST_SMALL=1); short of device memory they warn, or fail with
 // GPUPRIM_REQUIRE_GPU=1.
 #include <gpuprim/radix_sort.cuh>
@@ -110,6 +111,22 @@ __global__ void __launch_bounds__(256) fill_keys(std::uint8_t* keys, std::uint32
   }
 }
 
+/// Key i of the uint32 pairs above 2^30 items: 32 random bits (at 2^30 keys, ~2^27 pairs of equal
+/// keys, so stability is tested too).
+__host__ __device__ inline std::uint32_t key32_of(std::uint64_t seed, std::size_t i) {
+  return static_cast<std::uint32_t>(large_test::hash64(seed, i) >> 32);
+}
+
+/// keys[i] = key32_of(seed, i); values[i] = i.
+__global__ void __launch_bounds__(256) fill_keys32(std::uint32_t* keys, std::uint32_t* values, std::size_t n,
+                                                   std::uint64_t seed) {
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    keys[i] = key32_of(seed, i);
+    values[i] = static_cast<std::uint32_t>(i);
+  }
+}
+
 }  // namespace
 
 // Descending, through the allocating form (the ascending test above takes the workspace form).
@@ -177,42 +194,38 @@ TEST_CASE("device radix sort: more than 2^31 uint8 keys, descending (allocating 
   CHECK(changed.count == 0);
 }
 
-// Pairs in both orders: uint8 keys with uint32 values holding each item's input index (n < 2^32).
+// Pairs in both orders: keys with uint32 values holding each item's input index (n < 2^32).
 // The host check of output item p with key k and value v: v < n, k == key_of(v) (the value came
 // with its key), and against item p - 1 (key k', value v'): k' before k in the order, and v' < v
 // where k' == k (stability). Then each index sits only beside its own key, in a run of equal
 // keys with increasing indices, so no index appears twice: the n values are a permutation of the
 // input's indices, each with its key, sorted, ties in input order: exactly the stable sort.
-// Values reach byte offsets past 2^33. Ascending in the workspace form, then descending in the
-// allocating form. ~21.5 GB of device memory plus the sort's workspace (~12 GB); a few seconds on
-// an H100.
-TEST_CASE("device radix sort: more than 2^31 uint8 keys with uint32 index values, both orders",
-          "[sort][device][large]") {
-  if (gpuprim_test::small_mode()) {
-    WARN("skipped in small mode");
-    return;
-  }
-  const std::size_t n = (std::size_t(1) << 31) + 7919;
-  static_assert(sizeof(std::size_t) == 8, "64-bit sizes");
+// Ascending in the workspace form, then descending in the allocating form; the guard items past
+// the ends untouched and the inputs unchanged. `fill(keys, values, n, seed)` makes the input on
+// the device: keys[i] = key_of(seed, i), values[i] = i.
+namespace {
+
+template <class Key, class KeyOf, class Fill>
+void check_index_pairs(std::size_t n, std::uint64_t seed, KeyOf key_of_seed, Fill fill) {
   REQUIRE(n < (std::size_t(1) << 32));  // every index fits a uint32 value
   constexpr std::size_t guard = 64;
   std::size_t bytes = 0;
   {
-    const std::uint8_t* k = nullptr;
+    const Key* k = nullptr;
     const std::uint32_t* v = nullptr;
     std::size_t descending_bytes = 0;
-    REQUIRE_CUDA(gpuprim::radix_sort_pairs(nullptr, bytes, k, (std::uint8_t*)nullptr, v, (std::uint32_t*)nullptr, n));
-    REQUIRE_CUDA(gpuprim::radix_sort_pairs_descending(nullptr, descending_bytes, k, (std::uint8_t*)nullptr, v,
-                                                      (std::uint32_t*)nullptr, n));
+    REQUIRE_CUDA(gpuprim::radix_sort_pairs(nullptr, bytes, k, (Key*)nullptr, v, (std::uint32_t*)nullptr, n));
+    REQUIRE_CUDA(
+        gpuprim::radix_sort_pairs_descending(nullptr, descending_bytes, k, (Key*)nullptr, v, (std::uint32_t*)nullptr, n));
     bytes = std::max(bytes, descending_bytes);
   }
-  const std::size_t needed = 2 * (n + guard) * (sizeof(std::uint8_t) + sizeof(std::uint32_t)) + bytes +
-                             (std::size_t(512) << 20);
+  const std::size_t needed =
+      2 * (n + guard) * (sizeof(Key) + sizeof(std::uint32_t)) + bytes + (std::size_t(512) << 20);
   if (gpuprim_test::free_device_memory() < needed) {
     GPUPRIM_LARGE_SKIP("skipped: needs " << needed / double(1 << 30) << " GiB of free device memory");
     return;
   }
-  device_vector<std::uint8_t> keys_in, keys_out;
+  device_vector<Key> keys_in, keys_out;
   device_vector<std::uint32_t> values_in, values_out;
   device_vector<unsigned char> temp;
   if (!keys_in.allocate(n) || !keys_out.allocate(n + guard) || !values_in.allocate(n) ||
@@ -220,10 +233,9 @@ TEST_CASE("device radix sort: more than 2^31 uint8 keys with uint32 index values
     GPUPRIM_LARGE_SKIP("skipped: allocation failed");
     return;
   }
-  const std::uint64_t seed = gpuprim_test::test_seed() ^ 0x9a125ull;
-  fill_keys<<<4096, 256>>>(keys_in.data(), values_in.data(), n, seed);
+  fill(keys_in.data(), values_in.data(), n, seed);
   gpuprim_test::require_sync();
-  const std::uint8_t* k_in = keys_in.data();
+  const Key* k_in = keys_in.data();
   const std::uint32_t* v_in = values_in.data();
 
   for (bool descending : {false, true}) {
@@ -241,8 +253,8 @@ TEST_CASE("device radix sort: more than 2^31 uint8 keys with uint32 index values
     gpuprim_test::require_sync();
 
     const large_test::mismatches m = large_test::check_chunks(
-        keys_out.data(), values_out.data(), n, [&](std::size_t p, const std::uint8_t* k, const std::uint32_t* v) {
-          if (*v >= n || *k != key_of(seed, *v)) return true;
+        keys_out.data(), values_out.data(), n, [&](std::size_t p, const Key* k, const std::uint32_t* v) {
+          if (*v >= n || *k != key_of_seed(seed, *v)) return true;
           if (p == 0) return false;
           if (descending ? k[-1] < *k : k[-1] > *k) return true;
           return k[-1] == *k && v[-1] >= *v;
@@ -250,13 +262,49 @@ TEST_CASE("device radix sort: more than 2^31 uint8 keys with uint32 index values
     INFO(m.count << " output items break the sorted order, their pairing or stability; the first is item " << m.first);
     CHECK(m.checked == n);
     CHECK(m.count == 0);
-    CHECK(large_test::touched_bytes(keys_out.data() + n, guard, 0xCD) == 0);
+    CHECK(large_test::touched_bytes(keys_out.data() + n, guard * sizeof(Key), 0xCD) == 0);
     CHECK(large_test::touched_bytes(values_out.data() + n, guard * sizeof(std::uint32_t), 0xCD) == 0);
   }
-  const large_test::mismatches changed = large_test::check_chunks(
-      k_in, v_in, n, [&](std::size_t i, const std::uint8_t* k, const std::uint32_t* v) {
-        return *k != key_of(seed, i) || *v != static_cast<std::uint32_t>(i);
+  const large_test::mismatches changed =
+      large_test::check_chunks(k_in, v_in, n, [&](std::size_t i, const Key* k, const std::uint32_t* v) {
+        return *k != key_of_seed(seed, i) || *v != static_cast<std::uint32_t>(i);
       });
   INFO(changed.count << " input items changed; the first is item " << changed.first);
   CHECK(changed.count == 0);
+}
+
+}  // namespace
+
+// uint8 keys: values reach byte offsets past 2^33. ~21.5 GB of device memory plus the sort's
+// workspace (~12 GB); a few seconds on an H100.
+TEST_CASE("device radix sort: more than 2^31 uint8 keys with uint32 index values, both orders",
+          "[sort][device][large]") {
+  if (gpuprim_test::small_mode()) {
+    WARN("skipped in small mode");
+    return;
+  }
+  static_assert(sizeof(std::size_t) == 8, "64-bit sizes");
+  const std::size_t n = (std::size_t(1) << 31) + 7919;
+  check_index_pairs<std::uint8_t>(n, gpuprim_test::test_seed() ^ 0x9a125ull, key_of,
+                                  [](std::uint8_t* k, std::uint32_t* v, std::size_t count, std::uint64_t seed) {
+                                    fill_keys<<<4096, 256>>>(k, v, count, seed);
+                                  });
+}
+
+// uint32 keys, past the 2^30 - 2^20 keys that 32-bit look-back states hold: the passes with
+// 64-bit states, whose pairs of 4-byte keys and values move the values directly where the device
+// takes those tiles (H200-class bandwidth per SM) and hold their ranks elsewhere. ~17 GB of device
+// memory plus the sort's workspace (~9 GB).
+TEST_CASE("device radix sort: more than 2^30 uint32 keys with uint32 index values, both orders",
+          "[sort][device][large]") {
+  if (gpuprim_test::small_mode()) {
+    WARN("skipped in small mode");
+    return;
+  }
+  const std::size_t n = (std::size_t(1) << 30) + (std::size_t(1) << 20) + 4099;
+  REQUIRE(n > gpuprim::detail::radix_state<unsigned>::max_items);  // the 64-bit states
+  check_index_pairs<std::uint32_t>(n, gpuprim_test::test_seed() ^ 0x32a1ull, key32_of,
+                                   [](std::uint32_t* k, std::uint32_t* v, std::size_t count, std::uint64_t seed) {
+                                     fill_keys32<<<4096, 256>>>(k, v, count, seed);
+                                   });
 }

@@ -112,6 +112,18 @@ TEMPLATE_TEST_CASE("warp_reduce: full and partial, result in every lane", "[warp
   constexpr int W = TestType::value;
   SECTION("int sum") { run_case<int, W>(sum_tag{}, ref_plus<int>{}, -1000, 1000); }
   SECTION("int maximum") { run_case<int, W>(gpuprim::maximum{}, ref_max<int>{}, -1000, 1000); }
+  // 32-bit integers over whole warps take one REDUX instruction (sm_80+) for plus, minimum and
+  // maximum: signed and unsigned order over the whole range, and plus through reduce().
+  SECTION("int minimum, whole range") {
+    run_case<int, W>(gpuprim::minimum{}, ref_min<int>{}, -2147483647LL - 1, 2147483647LL);
+  }
+  SECTION("uint32 maximum, whole range") {
+    run_case<std::uint32_t, W>(gpuprim::maximum{}, ref_max<std::uint32_t>{}, 0, 0xFFFFFFFFLL);
+  }
+  SECTION("uint32 minimum, whole range") {
+    run_case<std::uint32_t, W>(gpuprim::minimum{}, ref_min<std::uint32_t>{}, 0, 0xFFFFFFFFLL);
+  }
+  SECTION("int plus through reduce") { run_case<int, W>(gpuprim::plus{}, ref_plus<int>{}, -1000, 1000); }
   SECTION("uint32 sum (wraps)") {
     run_case<std::uint32_t, W>(sum_tag{}, ref_plus<std::uint32_t>{}, 0, 0xFFFFFFFFLL);
   }

@@ -28,6 +28,14 @@ class block_scan {
                 "BlockThreads must be a multiple of 32 in [32, 1024]");
   static_assert(std::is_trivially_copyable_v<T>, "block_scan needs a trivially copyable T");
   static constexpr int warps = BlockThreads / 32;
+  /// From this many warps on, the warp totals are combined by a shuffle scan in every warp rather
+  /// than folded one by one in every thread: at 32 warps the fold issued ~95 instructions a
+  /// thread (2048-entry scans of the bucketed rank sort: ~7% of its time each, ncu; notes/PERF.md,
+  /// session 31), which the shuffle scan cuts to ~15; below, the fold's shorter chain of dependent
+  /// instructions is kept.
+  static constexpr int shuffle_fold_warps = 16;
+  /// Lanes of that shuffle scan: the warp count rounded up to a power of two.
+  static constexpr int fold_lanes = warps <= 16 ? 16 : 32;
 
  public:
   /// Threads per block.
@@ -194,14 +202,26 @@ class block_scan {
       warp_scan<T>{}.exclusive_scan(x, in_warp, op);
       if (lane == 31) storage_.warp_aggregates[warp] = static_cast<T>(op(in_warp, x));
       __syncthreads();  // every warp's total is visible to every thread
-      // Every thread folds the warp totals in order (smem broadcasts), picking up its warp's
-      // prefix on the way; warp 0 has none.
-      T warp_prefix = storage_.warp_aggregates[0];
-      aggregate = warp_prefix;
+      T warp_prefix;  // the totals of the warps before this one (undefined in warp 0)
+      if constexpr (warps >= shuffle_fold_warps) {
+        // Every warp scans the warp totals itself, lane w holding total w (the lanes past the
+        // last warp repeat its total; their results are not used): log2(warps) shuffle steps
+        // instead of one shared load, one op and one select per warp in every thread.
+        const T total = storage_.warp_aggregates[lane < warps ? lane : warps - 1];
+        T totals_before;  // inclusive: totals 0..lane
+        warp_scan<T, fold_lanes>{}.inclusive_scan(total, totals_before, op);
+        aggregate = detail::shfl_idx(totals_before, warps - 1);
+        warp_prefix = detail::shfl_idx(totals_before, warp > 0 ? warp - 1 : 0);
+      } else {
+        // Every thread folds the warp totals in order (smem broadcasts), picking up its warp's
+        // prefix on the way.
+        warp_prefix = storage_.warp_aggregates[0];
+        aggregate = warp_prefix;
 #pragma unroll
-      for (int w = 1; w < warps; ++w) {
-        if (w == warp) warp_prefix = aggregate;
-        aggregate = static_cast<T>(op(aggregate, storage_.warp_aggregates[w]));
+        for (int w = 1; w < warps; ++w) {
+          if (w == warp) warp_prefix = aggregate;
+          aggregate = static_cast<T>(op(aggregate, storage_.warp_aggregates[w]));
+        }
       }
       if (warp == 0) {
         before = in_warp;

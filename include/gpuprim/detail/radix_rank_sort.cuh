@@ -251,13 +251,21 @@ __global__ void __launch_bounds__(rank_sort_max_threads) radix_rank_sort_kernel(
 // compared with ~3800 others at 16384 keys). Where some warp finds 8 of its 32 lanes' first values
 // in one bucket, the sort splits that bucket into parts by the next bucket_digit_bits bits: its
 // items count in a second set of counters (the parts order as their values do, the bits above them
-// being the bucket's), which a second block scan turns into starts within the bucket. The split
+// being the bucket's), which the block scan of the bucket counters turns into starts within the
+// bucket too (both counts packed into one word). The split
 // sort's counters lie in a spread layout (bucket_spread) against the bank conflicts of
 // single-bit buckets. H200, in-process A/B (notes/PERF.md, session 30), u32 AND-of-3 keys: 16384
 // 0.72-0.74x the time (26.1 -> 19.2 us), 12288 0.80-0.81x, 8192 0.90-0.94x, 6144 0.94-0.97x;
 // uniform keys, AND-of-2 keys and keys in [0, 2^20), which do not split, 1.01-1.09x (the
 // detection, the scan's choice of layout, the second copy of the loops). Keys of 64 bits and
 // floating keys never split (bucket_can_split).
+//
+// A sort that does not split scatters only the pairs of the buckets its block's owned keys lie in
+// (`needed`); the bucket scan combines its warp totals by shuffles (block_scan, 16 warps and more)
+// and a split sort's part counts ride in the high half of the bucket counters' scan; each lane
+// finds its owned key's range of pairs before the warp counts them. H200, in-process A/B against
+// the sort before these (notes/PERF.md, session 31), 16384 keys: uniform u32 0.91x the time, u64
+// 0.87-0.89x, f32 0.92-0.94x, AND-of-2 0.92-0.93x, AND-of-3 0.93x, u32/u32 pairs 0.91x.
 
 inline constexpr int bucket_sort_threads = 1024;
 inline constexpr int bucket_digit_bits = 11;
@@ -379,17 +387,6 @@ GPUPRIM_DEVICE void warp_or_and(Word& any, Word& all) {
   }
 }
 
-/// The largest x over the whole warp.
-GPUPRIM_DEVICE unsigned warp_max(unsigned x) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  return __reduce_max_sync(0xffffffffu, x);
-#else
-#pragma unroll
-  for (int offset = 1; offset < 32; offset *= 2) x = max(x, __shfl_xor_sync(0xffffffffu, x, offset));
-  return x;
-#endif
-}
-
 /// Sorts all n (bucket_sort_min_items..bucket_sort_max_items) keys of `a` (a radix_sort_args;
 /// values too when HasValues) with bucket_sort_smem_bytes<Key>(n) of dynamic shared memory, in
 /// blocks of bucket_sort_threads, each warp ranking `keys_per_warp` (<= 32) consecutive keys.
@@ -405,6 +402,10 @@ __global__ void __launch_bounds__(bucket_sort_threads, 1) radix_bucket_sort_kern
   __shared__ word_t warp_any[warps];
   __shared__ word_t warp_all[warps];
   __shared__ unsigned warp_crowd[warps];
+  // A bit for each bucket that holds one of this block's owned keys. A sort that does not split
+  // scatters the pairs of those buckets only: a key's rank reads the pairs of its bucket, the
+  // other buckets need just their counts (a block of uniform keys then stores ~1/16 of them).
+  __shared__ unsigned needed[bucket_count / 32];
   __shared__ typename block_scan<unsigned, threads>::temp_storage scan_storage;
 
   const int n = static_cast<int>(a.n);
@@ -452,6 +453,7 @@ __global__ void __launch_bounds__(bucket_sort_threads, 1) radix_bucket_sort_kern
   for (int b = tid; b < bucket_count; b += threads) {
     starts[b] = 0;
     if constexpr (can_split) part_starts[b] = 0;  // the same entries in either layout
+    if (b < bucket_count / 32) needed[b] = 0;
   }
   // The bucket digit of sort values that differ in `differ`: the highest bucket_digit_bits bits in
   // which they differ (all values agree above them), so that the buckets order as their values do.
@@ -497,7 +499,7 @@ __global__ void __launch_bounds__(bucket_sort_threads, 1) radix_bucket_sort_kern
     static_assert(warps == 32, "one lane per warp");
     crowd = warp_crowd[lane];
     if (((crowd >> bucket_digit_bits) & 0x1f) != static_cast<unsigned>(shift)) crowd = 0;
-    crowd = warp_max(crowd);
+    crowd = warp_reduce<unsigned>{}.reduce(crowd, maximum{});
     if ((crowd >> 16) >= unsigned(bucket_split_min_lanes) && shift > 0) crowded = crowd & (bucket_count - 1);
   }
   const int part_shift = shift >= bucket_digit_bits ? shift - bucket_digit_bits : 0;
@@ -507,6 +509,10 @@ __global__ void __launch_bounds__(bucket_sort_threads, 1) radix_bucket_sort_kern
   unsigned place[per_thread];
   // A split sort's counters lie in the spread layout (a plain one's as they are).
   const bool split = can_split && crowded < bucket_count;
+  const word_t mine = rank_sort_value<Key, Descending>(item.key, window);  // of lanes 0..owned-1
+  // A split sort scatters every pair: most of its keys lie in the buckets its owned keys need, and
+  // the test per item cost AND-of-3 keys 1.05x the time (notes/PERF.md, session 31).
+  if (!split && lane < owned) atomicOr(&needed[bucket_of(mine) / 32], 1u << (bucket_of(mine) % 32));
   const auto at_of = [split](unsigned b) { return split ? bucket_spread(b) : b; };
   if (split) {
 #pragma unroll
@@ -528,24 +534,33 @@ __global__ void __launch_bounds__(bucket_sort_threads, 1) radix_bucket_sort_kern
   {
     constexpr int per_scan = bucket_count / threads;
     unsigned c[per_scan];
-    unsigned crowded_items = 0;
     if (split) {
+      // One scan for both: bucket counts in the low half, part counts in the high half (no sum
+      // exceeds bucket_sort_max_items < 2^16, so no carry crosses). The crowded bucket's own
+      // counter is 0 (its items counted in their parts), so the buckets after it add its items.
+      static_assert(bucket_sort_max_items < (1 << 16), "both sums fit 16 bits");
 #pragma unroll
-      for (int q = 0; q < per_scan; ++q) c[q] = part_starts[bucket_spread(tid * per_scan + q)];
-      block_scan<unsigned, threads>(scan_storage).exclusive_sum(c, c, crowded_items);
+      for (int q = 0; q < per_scan; ++q) {
+        const unsigned at = bucket_spread(tid * per_scan + q);
+        c[q] = starts[at] | part_starts[at] << 16;
+      }
+      unsigned totals = 0;
+      block_scan<unsigned, threads>(scan_storage).exclusive_sum(c, c, totals);
+      const unsigned crowded_items = totals >> 16;
 #pragma unroll
-      for (int q = 0; q < per_scan; ++q) part_starts[bucket_spread(tid * per_scan + q)] = c[q];
+      for (int q = 0; q < per_scan; ++q) {
+        const auto b = static_cast<unsigned>(tid * per_scan + q);
+        starts[bucket_spread(b)] = (c[q] & 0xffffu) + (b > crowded ? crowded_items : 0u);
+        part_starts[bucket_spread(b)] = c[q] >> 16;
+      }
       if (tid == 0) part_starts[bucket_spread(bucket_count)] = crowded_items;
-      __syncthreads();  // the scan storage is used again
-    }
+    } else {
 #pragma unroll
-    for (int q = 0; q < per_scan; ++q) {
-      const auto b = static_cast<unsigned>(tid * per_scan + q);
-      c[q] = starts[at_of(b)] + (b == crowded ? crowded_items : 0u);
-    }
-    block_scan<unsigned, threads>(scan_storage).exclusive_sum(c, c);
+      for (int q = 0; q < per_scan; ++q) c[q] = starts[tid * per_scan + q];
+      block_scan<unsigned, threads>(scan_storage).exclusive_sum(c, c);
 #pragma unroll
-    for (int q = 0; q < per_scan; ++q) starts[at_of(tid * per_scan + q)] = c[q];
+      for (int q = 0; q < per_scan; ++q) starts[tid * per_scan + q] = c[q];
+    }
     if (tid == 0) starts[at_of(bucket_count)] = static_cast<unsigned>(n);
   }
   __syncthreads();
@@ -564,24 +579,34 @@ __global__ void __launch_bounds__(bucket_sort_threads, 1) radix_bucket_sort_kern
 #pragma unroll
     for (int r = 0; r < per_thread; ++r) {
       const int j = tid + r * threads;
-      if (r < rounds && j < n) pairs.put(starts[bucket_of(v[r])] + place[r], v[r], static_cast<unsigned>(j));
+      const unsigned b = bucket_of(v[r]);
+      if (r < rounds && j < n && ((needed[b / 32] >> (b % 32)) & 1u) != 0) {
+        pairs.put(starts[b] + place[r], v[r], static_cast<unsigned>(j));
+      }
     }
   }
   __syncthreads();
 
-  // Ranks: lane k holds owned key k; for each owned key in turn the whole warp counts the pairs of
-  // its bucket that are greater; the smaller ones are the rest.
-  const word_t mine = rank_sort_value<Key, Descending>(item.key, window);
+  // Ranks: lane k holds owned key k and finds the range of pairs it is compared with (its bucket,
+  // or its part of a split bucket), all owned keys' at once; then for each owned key in turn the
+  // whole warp counts the pairs of that range that are greater; the smaller ones are the rest.
+  unsigned my_begin = 0;
+  unsigned my_end = 0;
+  if (lane < owned) {
+    const unsigned b = bucket_of(mine);
+    my_begin = starts[at_of(b)];
+    my_end = starts[at_of(b + 1)];
+    if (split && b == crowded) {
+      my_end = my_begin + part_starts[bucket_spread(part_of(mine) + 1)];
+      my_begin += part_starts[bucket_spread(part_of(mine))];
+    }
+  }
   unsigned rank = 0;
   for (int k = 0; k < owned; ++k) {
     const word_t m = __shfl_sync(0xffffffffu, mine, k);
+    const unsigned begin = __shfl_sync(0xffffffffu, my_begin, k);
+    const unsigned end = __shfl_sync(0xffffffffu, my_end, k);
     const auto q = pairs.probe_of(m, static_cast<unsigned>(first + k));
-    unsigned begin = starts[at_of(bucket_of(m))];
-    unsigned end = starts[at_of(bucket_of(m) + 1)];
-    if (split && bucket_of(m) == crowded) {  // only the pairs of its part
-      end = begin + part_starts[bucket_spread(part_of(m) + 1)];
-      begin += part_starts[bucket_spread(part_of(m))];
-    }
     unsigned greater = 0;
     unsigned j = begin + static_cast<unsigned>(lane);
     // Four loads in flight a step: one at a time, a long bucket waits out each load's latency.

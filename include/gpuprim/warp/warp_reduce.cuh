@@ -1,5 +1,5 @@
 // Warp-wide reduction over logical warps of 1..32 lanes, by register shuffles (32-bit integer
-// sums over whole warps by one __reduce_add_sync on sm_80 and newer).
+// sums, minima and maxima over whole warps by one REDUX instruction on sm_80 and newer).
 #pragma once
 
 #include <type_traits>
@@ -34,6 +34,20 @@ class warp_reduce {
   /// Reduction of `x` over all lanes of the logical warp.
   template <class Op>
   GPUPRIM_DEVICE T reduce(T x, Op op) const {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    // 32-bit integers over a whole warp with plus, minimum or maximum: one REDUX instruction
+    // instead of five shuffles and five operations (each is commutative, so any order gives the
+    // same result).
+    if constexpr (LogicalWarpThreads == 32 && (std::is_same_v<T, int> || std::is_same_v<T, unsigned>)) {
+      if constexpr (std::is_same_v<Op, plus>) {
+        return static_cast<T>(__reduce_add_sync(detail::full_warp_mask, static_cast<unsigned>(x)));
+      } else if constexpr (std::is_same_v<Op, minimum>) {
+        return __reduce_min_sync(detail::full_warp_mask, x);
+      } else if constexpr (std::is_same_v<Op, maximum>) {
+        return __reduce_max_sync(detail::full_warp_mask, x);
+      }
+    }
+#endif
     const int lane = static_cast<int>(detail::lane_id()) % LogicalWarpThreads;
     // Butterfly: every lane builds the same lane-ordered tree, so all lanes hold equal bits.
 #pragma unroll
@@ -54,18 +68,7 @@ class warp_reduce {
 
   ///@{
   /// `reduce` with `plus`: the full and the partial (first `valid_lanes` lanes) forms.
-  GPUPRIM_DEVICE T sum(T x) const {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    // 32-bit integers over a whole warp: one REDUX instruction instead of five shuffles and adds
-    // (the sum is the same in any order, wrapping modulo 2^32).
-    if constexpr (LogicalWarpThreads == 32 && (std::is_same_v<T, int> || std::is_same_v<T, unsigned>)) {
-      return static_cast<T>(__reduce_add_sync(detail::full_warp_mask, static_cast<unsigned>(x)));
-    } else
-#endif
-    {
-      return reduce(x, plus{});
-    }
-  }
+  GPUPRIM_DEVICE T sum(T x) const { return reduce(x, plus{}); }
   GPUPRIM_DEVICE T sum(T x, int valid_lanes) const { return reduce(x, plus{}, valid_lanes); }
   ///@}
 

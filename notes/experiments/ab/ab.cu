@@ -56,12 +56,14 @@ int main(int argc, char** argv) {
              12000007,        size_t(1) << 24, size_t(1) << 26, size_t(1) << 28};
   else if (mode == "small")
     sizes = {1024, 6144, 8192, 12288, 16384};
+  else if (mode == "tiny")
+    sizes = {256, 1024, 2048, 3001, 4096, 6143};
   else
     sizes = {size_t(1) << 26};
   size_t nmax = *std::max_element(sizes.begin(), sizes.end());
   Bufs b{};
-  CK(cudaMalloc(&b.k, nmax * 4));
-  CK(cudaMalloc(&b.ko, nmax * 4));
+  CK(cudaMalloc(&b.k, nmax * 8));  // 8 bytes a key: room for u64 keys
+  CK(cudaMalloc(&b.ko, nmax * 8));
   CK(cudaMalloc(&b.v, nmax * 4));
   CK(cudaMalloc(&b.vo, nmax * 4));
   size_t tb = 0, x = 0;
@@ -73,12 +75,22 @@ int main(int argc, char** argv) {
   tb = std::max(tb, x);
   CK(cub::DeviceRadixSort::SortKeys(nullptr, x, b.k, b.ko, int(nmax)));
   tb = std::max(tb, x);
+  {
+    auto* wk = reinterpret_cast<unsigned long long*>(b.k);
+    CK(cub::DeviceRadixSort::SortKeys(nullptr, x, wk, wk, int(nmax)));
+    tb = std::max(tb, x);
+    CK(gpuprima::radix_sort_keys(nullptr, x, wk, wk, nmax));
+    tb = std::max(tb, x);
+    CK(gpuprimb::radix_sort_keys(nullptr, x, wk, wk, nmax));
+    tb = std::max(tb, x);
+  }
   CK(cudaMalloc(&b.t, tb));
   b.tb = tb;
-  std::vector<unsigned> hk(nmax), hv(nmax), ck(nmax), cv(nmax), gk(nmax), gv(nmax);
+  std::vector<unsigned> hk(2 * nmax), hv(nmax), ck(2 * nmax), cv(nmax), gk(2 * nmax), gv(nmax);
   std::mt19937 g(12345);
   std::vector<const char*> dists = {"uniform", "bits20"};
   if (mode == "small") dists = {"uniform", "and2", "and3", "bits20"};
+  if (mode == "tiny") dists = {"uniform"};
   for (const char* dist : dists) {
     for (auto& y : hk) y = g();
     if (!strcmp(dist, "bits20"))
@@ -88,44 +100,51 @@ int main(int argc, char** argv) {
     if (!strcmp(dist, "and3"))
       for (auto& y : hk) y &= g();
     for (size_t i = 0; i < nmax; ++i) hv[i] = unsigned(i);
-    CK(cudaMemcpy(b.k, hk.data(), nmax * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(b.k, hk.data(), nmax * 8, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(b.v, hv.data(), nmax * 4, cudaMemcpyHostToDevice));
     for (size_t n : sizes) {
-      for (int kind = 0; kind < 3; ++kind) {  // 0 pairs, 1 keys, 2 f32 keys
-        if (mode != "small" && kind == 1 && strcmp(dist, "uniform")) continue;
-        if (kind == 2 && (mode != "small" || strcmp(dist, "uniform"))) continue;
+      for (int kind = 0; kind < 4; ++kind) {  // 0 pairs, 1 keys, 2 f32 keys, 3 u64 keys
+        const bool few = mode == "small" || mode == "tiny";
+        if (!few && kind == 1 && strcmp(dist, "uniform")) continue;
+        if (kind >= 2 && (!few || strcmp(dist, "uniform"))) continue;
         float* fk = reinterpret_cast<float*>(b.k);
         float* fko = reinterpret_cast<float*>(b.ko);
+        auto* wk = reinterpret_cast<unsigned long long*>(b.k);
+        auto* wko = reinterpret_cast<unsigned long long*>(b.ko);
+        const size_t kb = kind == 3 ? 8 : 4;  // bytes a key
         auto runA = [&] {
           CK(kind == 0   ? gpuprima::radix_sort_pairs(b.t, b.tb, b.k, b.ko, b.v, b.vo, n)
              : kind == 1 ? gpuprima::radix_sort_keys(b.t, b.tb, b.k, b.ko, n)
-                         : gpuprima::radix_sort_keys(b.t, b.tb, fk, fko, n));
+             : kind == 2 ? gpuprima::radix_sort_keys(b.t, b.tb, fk, fko, n)
+                         : gpuprima::radix_sort_keys(b.t, b.tb, wk, wko, n));
         };
         auto runB = [&] {
           CK(kind == 0   ? gpuprimb::radix_sort_pairs(b.t, b.tb, b.k, b.ko, b.v, b.vo, n)
              : kind == 1 ? gpuprimb::radix_sort_keys(b.t, b.tb, b.k, b.ko, n)
-                         : gpuprimb::radix_sort_keys(b.t, b.tb, fk, fko, n));
+             : kind == 2 ? gpuprimb::radix_sort_keys(b.t, b.tb, fk, fko, n)
+                         : gpuprimb::radix_sort_keys(b.t, b.tb, wk, wko, n));
         };
         auto runC = [&] {
           size_t tbb = b.tb;
           CK(kind == 0   ? cub::DeviceRadixSort::SortPairs(b.t, tbb, b.k, b.ko, b.v, b.vo, int(n))
              : kind == 1 ? cub::DeviceRadixSort::SortKeys(b.t, tbb, b.k, b.ko, int(n))
-                         : cub::DeviceRadixSort::SortKeys(b.t, tbb, fk, fko, int(n)));
+             : kind == 2 ? cub::DeviceRadixSort::SortKeys(b.t, tbb, fk, fko, int(n))
+                         : cub::DeviceRadixSort::SortKeys(b.t, tbb, wk, wko, int(n)));
         };
         // check
         runC();
         CK(cudaDeviceSynchronize());
-        CK(cudaMemcpy(ck.data(), b.ko, n * 4, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(ck.data(), b.ko, n * kb, cudaMemcpyDeviceToHost));
         if (kind == 0) CK(cudaMemcpy(cv.data(), b.vo, n * 4, cudaMemcpyDeviceToHost));
         int bad = 0;
         for (int which = 0; which < 2; ++which) {
-          CK(cudaMemset(b.ko, 0xab, n * 4));
+          CK(cudaMemset(b.ko, 0xab, n * kb));
           CK(cudaMemset(b.vo, 0xab, n * 4));
           which == 0 ? runA() : runB();
           CK(cudaDeviceSynchronize());
-          CK(cudaMemcpy(gk.data(), b.ko, n * 4, cudaMemcpyDeviceToHost));
+          CK(cudaMemcpy(gk.data(), b.ko, n * kb, cudaMemcpyDeviceToHost));
           if (kind == 0) CK(cudaMemcpy(gv.data(), b.vo, n * 4, cudaMemcpyDeviceToHost));
-          if (memcmp(gk.data(), ck.data(), n * 4) || (kind == 0 && memcmp(gv.data(), cv.data(), n * 4)))
+          if (memcmp(gk.data(), ck.data(), n * kb) || (kind == 0 && memcmp(gv.data(), cv.data(), n * 4)))
             bad |= 1 << which;
         }
         std::vector<float> ta, tb2, tc;
@@ -143,7 +162,7 @@ int main(int argc, char** argv) {
         }
         float A = med(ta), B = med(tb2), C = med(tc);
         printf("%-5s %-7s n=%10zu A %9.1f B %9.1f CUB %9.1f  B/A %.3f  CUB/A %.3f CUB/B %.3f %s\n",
-               kind == 2 ? "f32" : kind ? "keys" : "pairs", dist, n, A, B, C, B / A, C / A, C / B,
+               kind == 3 ? "u64" : kind == 2 ? "f32" : kind ? "keys" : "pairs", dist, n, A, B, C, B / A, C / A, C / B,
                bad ? (bad == 1   ? "A-MISMATCH"
                       : bad == 2 ? "B-MISMATCH"
                                  : "AB-MISMATCH")
