@@ -206,6 +206,12 @@ struct onesweep_shape {
   /// registers to keep the digits, and recomputing them cost u32/u32 2% (H200, 2^28); the narrow
   /// shape needs it to fit 56 registers (96 bytes spilled without).
   static constexpr bool fresh_digits = !has_values || sizeof(Key) == 8 || narrow;
+  /// Predecessor tiles whose look-back states one step of the look-back reads at once (one round
+  /// trip to L2 for several tiles). H200, same process as CUB, u32 keys against one tile a step:
+  /// 4 tiles 0.949x the time at 2^26-2^28, 0.92-0.93x at 3-4M (2 tiles 0.956x, 8 0.960x at 2^28);
+  /// but u32/u32 pairs 1.04-1.06x at 2^26-2^28 with 4 (2: 1.04x), so pairs read one (notes/PERF.md,
+  /// session 32).
+  static constexpr int lookback_window = has_values ? 1 : 4;
 };
 
 /// Tiles of the fused single-launch sort (mid sizes: every pass is one latency-bound wave, so
@@ -220,6 +226,7 @@ struct fused_shape {
   static constexpr bool early_scatter = false;  // see onesweep_shape
   static constexpr bool direct_values = false;  // see onesweep_shape
   static constexpr bool fresh_digits = false;   // see onesweep_shape
+  static constexpr int lookback_window = 1;     // see onesweep_shape (not measured here)
 };
 
 /// Inputs of up to this many fused_shape tiles are sorted by the fused single-launch kernel.
@@ -798,18 +805,32 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
       before = static_cast<State>(control->offsets[position][d]);
     } else {
       before = 0;
-      std::size_t t = tile - 1;
+      std::size_t t = tile - 1;  // the newest tile not yet added
       bool done = false;
       while (__any_sync(0xffffffffu, !done)) {
         if (!done) {
-          const State st = relaxed_load(&states[t * radix_bins + d]);
-          const State status = st & ~state::value_mask;
-          if (status != 0) {
-            before += st & state::value_mask;
-            if (status == state::prefix) {
-              done = true;
+          // Shape::lookback_window tiles at once (one round trip to L2), added newest first up to
+          // the first with a prefix (done) or the first that has published nothing yet (read
+          // again next round). Tile 0 publishes a prefix, so no walk passes it.
+          State st[Shape::lookback_window];
+#pragma unroll
+          for (int w = 0; w < Shape::lookback_window; ++w) {
+            st[w] = t >= std::size_t(w) ? relaxed_load(&states[(t - w) * radix_bins + d]) : State(0);
+          }
+          bool stop = false;
+#pragma unroll
+          for (int w = 0; w < Shape::lookback_window; ++w) {
+            const State status = st[w] & ~state::value_mask;
+            if (!stop && status != 0) {
+              before += st[w] & state::value_mask;
+              if (status == state::prefix) {
+                done = true;
+                stop = true;
+              } else {
+                --t;
+              }
             } else {
-              --t;
+              stop = true;
             }
           }
         }
