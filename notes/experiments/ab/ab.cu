@@ -58,6 +58,8 @@ int main(int argc, char** argv) {
     sizes = {1024, 6144, 8192, 12288, 16384};
   else if (mode == "tiny")
     sizes = {256, 1024, 2048, 3001, 4096, 6143};
+  else if (mode == "keysbig")  // keys only: u32 (uniform, below 2^20), f32 and u64 (uniform)
+    sizes = {size_t(1) << 22, size_t(1) << 24, size_t(1) << 26, size_t(1) << 28};
   else
     sizes = {size_t(1) << 26};
   size_t nmax = *std::max_element(sizes.begin(), sizes.end());
@@ -105,8 +107,10 @@ int main(int argc, char** argv) {
     for (size_t n : sizes) {
       for (int kind = 0; kind < 4; ++kind) {  // 0 pairs, 1 keys, 2 f32 keys, 3 u64 keys
         const bool few = mode == "small" || mode == "tiny";
-        if (!few && kind == 1 && strcmp(dist, "uniform")) continue;
-        if (kind >= 2 && (!few || strcmp(dist, "uniform"))) continue;
+        const bool keys_only = mode == "keysbig";
+        if (keys_only && kind == 0) continue;
+        if (!few && !keys_only && kind == 1 && strcmp(dist, "uniform")) continue;
+        if (kind >= 2 && (!(few || keys_only) || strcmp(dist, "uniform"))) continue;
         float* fk = reinterpret_cast<float*>(b.k);
         float* fko = reinterpret_cast<float*>(b.ko);
         auto* wk = reinterpret_cast<unsigned long long*>(b.k);
