@@ -226,7 +226,10 @@ struct fused_shape {
   static constexpr bool early_scatter = false;  // see onesweep_shape
   static constexpr bool direct_values = false;  // see onesweep_shape
   static constexpr bool fresh_digits = false;   // see onesweep_shape
-  static constexpr int lookback_window = 1;     // see onesweep_shape (not measured here)
+  /// See onesweep_shape. H200, same process as CUB, four tiles a step against one: keys-only
+  /// sorts of 20000-131072 keys 0.88-0.91x the time (u64 keys at 131072 0.82x); pairs keep one, as
+  /// in onesweep_shape (notes/PERF.md, session 32).
+  static constexpr int lookback_window = std::is_same_v<Value, no_values> ? 4 : 1;
 };
 
 /// Inputs of up to this many fused_shape tiles are sorted by the fused single-launch kernel.

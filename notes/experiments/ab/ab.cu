@@ -58,6 +58,8 @@ int main(int argc, char** argv) {
     sizes = {1024, 6144, 8192, 12288, 16384};
   else if (mode == "tiny")
     sizes = {256, 1024, 2048, 3001, 4096, 6143};
+  else if (mode == "mid")  // the fused kernel's sizes and one-wave passes: every kind, uniform
+    sizes = {20000, 65536, 131072, size_t(1) << 18, size_t(1) << 19};
   else if (mode == "keysbig")  // keys only: u32 (uniform, below 2^20), f32 and u64 (uniform)
     sizes = {size_t(1) << 22, size_t(1) << 24, size_t(1) << 26, size_t(1) << 28};
   else
@@ -92,7 +94,7 @@ int main(int argc, char** argv) {
   std::mt19937 g(12345);
   std::vector<const char*> dists = {"uniform", "bits20"};
   if (mode == "small") dists = {"uniform", "and2", "and3", "bits20"};
-  if (mode == "tiny") dists = {"uniform"};
+  if (mode == "tiny" || mode == "mid") dists = {"uniform"};
   for (const char* dist : dists) {
     for (auto& y : hk) y = g();
     if (!strcmp(dist, "bits20"))
@@ -106,7 +108,7 @@ int main(int argc, char** argv) {
     CK(cudaMemcpy(b.v, hv.data(), nmax * 4, cudaMemcpyHostToDevice));
     for (size_t n : sizes) {
       for (int kind = 0; kind < 4; ++kind) {  // 0 pairs, 1 keys, 2 f32 keys, 3 u64 keys
-        const bool few = mode == "small" || mode == "tiny";
+        const bool few = mode == "small" || mode == "tiny" || mode == "mid";
         const bool keys_only = mode == "keysbig";
         if (keys_only && kind == 0) continue;
         if (!few && !keys_only && kind == 1 && strcmp(dist, "uniform")) continue;
