@@ -122,6 +122,16 @@ template <class Key, class Value>
 inline constexpr int radix_item_bytes =
     static_cast<int>(sizeof(Key)) + (std::is_same_v<Value, no_values> ? 0 : static_cast<int>(sizeof(Value)));
 
+/// Predecessor tiles whose look-back states one step of a pass's look-back reads at once (one
+/// round trip to L2 for several tiles; onesweep_shape and fused_shape). H200, same process as CUB,
+/// against one tile a step: u32 keys 4 tiles 0.949x the time at 2^26-2^28, 0.92-0.93x at 3-4M (2
+/// tiles 0.956x, 8 0.960x at 2^28); keys of the fused kernel (20000-131072) 0.88-0.91x (u64 at
+/// 131072 0.82x); but u32/u32 pairs 1.04-1.06x at 2^26-2^28 with 4 (2: 1.04x), so pairs read one
+/// (notes/PERF.md, session 32). The pair passes are bound by L2 traffic (session 33: the L2 fabric
+/// 82% busy), to which every look-back load adds.
+template <class Value>
+inline constexpr int radix_lookback_window = std::is_same_v<Value, no_values> ? 4 : 1;
+
 /// Tiles of the onesweep passes: 384 threads (3 blocks per SM for items of up to 4 bytes: 56
 /// registers; 2 above: 85). Bigger tiles mean fewer tiles to publish, scan and look back over, at
 /// the price of registers. H200, same run, keys at 2^28: u32 19 items 5971 us, 21 5675, 23 5487,
@@ -206,12 +216,8 @@ struct onesweep_shape {
   /// registers to keep the digits, and recomputing them cost u32/u32 2% (H200, 2^28); the narrow
   /// shape needs it to fit 56 registers (96 bytes spilled without).
   static constexpr bool fresh_digits = !has_values || sizeof(Key) == 8 || narrow;
-  /// Predecessor tiles whose look-back states one step of the look-back reads at once (one round
-  /// trip to L2 for several tiles). H200, same process as CUB, u32 keys against one tile a step:
-  /// 4 tiles 0.949x the time at 2^26-2^28, 0.92-0.93x at 3-4M (2 tiles 0.956x, 8 0.960x at 2^28);
-  /// but u32/u32 pairs 1.04-1.06x at 2^26-2^28 with 4 (2: 1.04x), so pairs read one (notes/PERF.md,
-  /// session 32).
-  static constexpr int lookback_window = has_values ? 1 : 4;
+  /// Predecessor tiles whose look-back states one step of the look-back reads at once.
+  static constexpr int lookback_window = radix_lookback_window<Value>;
 };
 
 /// Tiles of the fused single-launch sort (mid sizes: every pass is one latency-bound wave, so
@@ -226,10 +232,8 @@ struct fused_shape {
   static constexpr bool early_scatter = false;  // see onesweep_shape
   static constexpr bool direct_values = false;  // see onesweep_shape
   static constexpr bool fresh_digits = false;   // see onesweep_shape
-  /// See onesweep_shape. H200, same process as CUB, four tiles a step against one: keys-only
-  /// sorts of 20000-131072 keys 0.88-0.91x the time (u64 keys at 131072 0.82x); pairs keep one, as
-  /// in onesweep_shape (notes/PERF.md, session 32).
-  static constexpr int lookback_window = std::is_same_v<Value, no_values> ? 4 : 1;
+  /// See radix_lookback_window.
+  static constexpr int lookback_window = radix_lookback_window<Value>;
 };
 
 /// Inputs of up to this many fused_shape tiles are sorted by the fused single-launch kernel.
