@@ -3,7 +3,9 @@
 // ranking finds it (onesweep_shape::early_scatter). Pairs of 4-byte keys and 4-byte values have
 // three early-scatter shapes: wide and narrow tiles whose values are copied straight to their
 // places (onesweep_shape::direct_values; the narrow ones for grids of a few waves), and tiles that
-// hold the values' ranks (devices with less DRAM bandwidth per SM than the H200). Which one a sort
+// hold the values' ranks (devices with less DRAM bandwidth per SM than the H200), and the packed
+// passes, whose first pass (wide tiles) writes each pair as one 8-byte word for the passes after
+// it (launch_onesweep_packed; outputs not aligned to 8 bytes take the wide tiles). Which one a sort
 // takes depends on the device and n
 // (an H200 takes the early one from about 3.8M 4-byte keys), so this case forces each in turn
 // through the test hook detail::onesweep_shape_override, at sizes that the sanitizers can run:
@@ -39,16 +41,17 @@ void check_both_onesweep_shapes() {
   // Keys below 2^20: a skipped pass, and a pass whose digits differ only in their low 4 bits
   // (ranked with 4 ballots in whole keys-only tiles).
   if (key_bits<Key> >= 32) distributions.push_back(distribution::low_20_bits);
-  // Shapes 2 (narrow, values direct) and 3 (values' ranks held) differ from 1 (wide, values direct)
-  // only for pairs that can move their values directly.
+  // Shapes 2 (narrow, values direct), 3 (values' ranks held) and 4 (packed passes) differ from 1
+  // (wide, values direct) only for pairs that can move their values directly.
   constexpr bool direct_pairs = gpuprim::detail::onesweep_shape<Key, std::uint32_t, true>::direct_values;
-  for (int shape : {0, 1, 2, 3}) {
+  for (int shape : {0, 1, 2, 3, 4}) {
     if (shape >= 2 && !direct_pairs) continue;
     INFO("onesweep shape forced: " << (shape == 0   ? "one wave (ranks in registers)"
                                        : shape == 1 ? "early scatter"
                                        : shape == 2 ? "narrow early scatter, values direct"
-                                                    : "early scatter, values' ranks held"));
-    // 0: one wave, 1: early scatter, 2: narrow early scatter, 3: values' ranks held
+                                       : shape == 3 ? "early scatter, values' ranks held"
+                                                    : "packed passes"));
+    // 0: one wave, 1: early scatter, 2: narrow early scatter, 3: values' ranks held, 4: packed
     const scoped_hook forced(gpuprim::detail::onesweep_shape_override, shape);
     for_each_window_case<Key>(sizes, distributions, 7,
                               [&](const std::vector<Key>& keys, const std::vector<std::uint32_t>& values,
@@ -59,6 +62,12 @@ void check_both_onesweep_shapes() {
                                 }
                                 if (shape < 2) check_sort<Key>(keys, {}, c);
                                 check_sort<Key, std::uint32_t>(keys, values, c);
+                                if (shape == 4 && window == 1) {
+                                  // Outputs one item off 8-byte alignment: the wide tiles instead.
+                                  sort_call misaligned = c;
+                                  misaligned.offset = 1;
+                                  check_sort<Key, std::uint32_t>(keys, values, misaligned);
+                                }
                               });
   }
 }

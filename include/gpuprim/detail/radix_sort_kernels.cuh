@@ -10,9 +10,10 @@
 //    start in order), ranks its keys in shared memory (block_radix_rank), publishes its per-digit
 //    counts, finds the global offset of each digit by decoupled look-back over the tiles before it
 //    (Merrill & Garland 2016), and scatters keys (then values) through shared memory so that the
-//    global writes of one digit are contiguous. Where it pays (the H200), pairs of 4-byte keys and
-//    4-byte values copy each value (cp.async) straight to its key's place as the ranking finds it
-//    (onesweep_shape::direct_values).
+//    global writes of one digit are contiguous. Pairs of 4-byte keys and 4-byte values copy each
+//    value (cp.async) straight to its key's place as the ranking finds it
+//    (onesweep_shape::direct_values), and from a few tiles per SM on they travel between the
+//    passes as one 8-byte word a pair (launch_onesweep_packed).
 // 3. Small and mid sizes, where every pass is one latency-bound wave and launches dominate:
 //    - up to rank_sort_max_items keys: not a radix sort but its result, by counting comparisons
 //      (radix_rank_sort.cuh): every block holds all sort values in shared memory, each warp finds
@@ -91,6 +92,70 @@ struct radix_sort_control {
 };
 static_assert(sizeof(radix_sort_counters) <= 4096, "the control block's memset stays small");
 
+/// The buffers of the packed pair passes (launch_onesweep_packed): between the passes of a sort of
+/// pairs of 4-byte keys and 4-byte values, each item is one 8-byte word, the key's ordered bits low
+/// and the value's bits high, so a pass moves one word an item instead of two arrays' items (one
+/// store a sorted item, and half the partly written sectors at the edges of a digit's run). Words
+/// alternate between `x` (workspace, n words) and `y`, which borrows the caller's outputs: words
+/// [0, half) are `keys_out`, [half, 2 half) `values_out`, and an odd n's last word lies at x[n].
+/// The last pass reads `x` and writes `keys_out` and `values_out` as keys and values.
+struct radix_packed_buffers {
+  std::uint64_t* x = nullptr;
+  std::uint64_t* y_low = nullptr;   // keys_out
+  std::uint64_t* y_high = nullptr;  // values_out
+  std::size_t half = 0;             // n / 2
+  /// Word g of `y`.
+  GPUPRIM_HOST_DEVICE std::uint64_t* y(std::size_t g) const {
+    return g < half ? y_low + g : (g < 2 * half ? y_high + (g - half) : x + (g + 1));
+  }
+};
+
+/// Key type of the packed pair passes: one word holding a `Key` (ordered bits, low) and its value
+/// (high). Its radix_key traits take digits from the key half.
+template <class Key>
+struct packed_pair {
+  std::uint64_t word;
+};
+
+template <class Key>
+inline constexpr bool is_packed_pair_v = false;
+template <class Key>
+inline constexpr bool is_packed_pair_v<packed_pair<Key>> = true;
+
+/// The traits of packed pairs: those of `Key` on the low half of the word (order and unorder keep
+/// the value half).
+template <class Key>
+struct radix_key<packed_pair<Key>> {
+  using key_traits = radix_key<Key>;
+  static_assert(sizeof(Key) == 4, "packed pairs hold 4-byte keys");
+  using key_bits_t = typename key_traits::bits_t;
+  using bits_t = std::uint64_t;
+  static constexpr int bits = key_traits::bits;
+  static constexpr bits_t all_ones = ~bits_t(0);
+  static constexpr bool is_float = key_traits::is_float;
+  static constexpr bool is_signed_integer = key_traits::is_signed_integer;
+  GPUPRIM_HOST_DEVICE static key_bits_t low(bits_t w) { return static_cast<key_bits_t>(w); }
+  GPUPRIM_HOST_DEVICE static bits_t with_low(bits_t w, key_bits_t k) { return (w & ~bits_t(0xffffffffu)) | k; }
+  GPUPRIM_HOST_DEVICE static bits_t order(bits_t w, bool descending) {
+    return with_low(w, key_traits::order(low(w), descending));
+  }
+  GPUPRIM_HOST_DEVICE static bits_t unorder(bits_t w, bool descending) {
+    return with_low(w, key_traits::unorder(low(w), descending));
+  }
+  GPUPRIM_HOST_DEVICE static unsigned digit(bits_t w, int shift, int num_bits) {
+    return key_traits::digit(low(w), shift, num_bits);
+  }
+  GPUPRIM_HOST_DEVICE static unsigned digit_fresh(bits_t w, int shift, int num_bits) {
+    return key_traits::digit_fresh(low(w), shift, num_bits);
+  }
+  GPUPRIM_HOST_DEVICE static unsigned digit_fresh_unfixed(bits_t w, int shift, int num_bits) {
+    return key_traits::digit_fresh_unfixed(low(w), shift, num_bits);
+  }
+  GPUPRIM_HOST_DEVICE static unsigned digit_of_bits(bits_t w, int shift, int num_bits) {
+    return key_traits::digit_of_bits(low(w), shift, num_bits);
+  }
+};
+
 /// Pointers and sizes of one sort, shared by all its kernels.
 template <class Key, class Value>
 struct radix_sort_args {
@@ -108,14 +173,17 @@ struct radix_sort_args {
   /// Pairs of up to 8 bytes an item: have L2 fetch a tile's values while its keys are ranked (set
   /// per device by choose_value_prefetch).
   bool prefetch_values = true;
+  /// The packed pair passes' buffers (launch_onesweep_packed; unused elsewhere).
+  radix_packed_buffers packed;
 };
 
 // ---- Shapes (measured on the H200; see notes/PERF.md) -----------------------------------------
 
 /// How the early-scatter tiles of pairs of 4-byte keys and 4-byte values move the values
 /// (onesweep_shape::direct_values): straight to their places in wide tiles or in narrow ones, or
-/// held as ranks in registers and exchanged after the keys.
-enum class radix_values_path { direct, direct_narrow, held };
+/// held as ranks in registers and exchanged after the keys; `direct_packed`: as `direct`, writing
+/// packed pairs for the passes after it (launch_onesweep_packed) unless it is the last.
+enum class radix_values_path { direct, direct_narrow, held, direct_packed };
 
 /// Bytes one item moves per pass: key plus value.
 template <class Key, class Value>
@@ -188,6 +256,9 @@ struct onesweep_shape {
                                          alignof(Value) == 4;
   static constexpr bool direct_values = EarlyScatter && direct_capable && Path != radix_values_path::held;
   static constexpr bool narrow = direct_values && Path == radix_values_path::direct_narrow;
+  /// The first pass of launch_onesweep_packed: writes packed pairs (radix_packed_buffers) unless it
+  /// is the last pass.
+  static constexpr bool packed_out = direct_values && Path == radix_values_path::direct_packed;
   static constexpr int early_items = (signed_key && has_values) ? 0
                                      : bytes == 4 && sizeof(Key) == 4  ? 32
                                      : bytes == 8 && sizeof(Key) == 8  ? 26
@@ -232,6 +303,7 @@ struct fused_shape {
   static constexpr bool early_scatter = false;  // see onesweep_shape
   static constexpr bool direct_values = false;  // see onesweep_shape
   static constexpr bool fresh_digits = false;   // see onesweep_shape
+  static constexpr bool packed_out = false;     // see onesweep_shape
   /// See radix_lookback_window.
   static constexpr int lookback_window = radix_lookback_window<Value>;
 };
@@ -676,6 +748,8 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
   constexpr int threads = Shape::block_threads;
   constexpr int items = Shape::items_per_thread;
   constexpr bool has_values = !std::is_same_v<Value, no_values>;
+  // A pass after the first of launch_onesweep_packed: its keys are packed pairs.
+  constexpr bool packed_in = is_packed_pair_v<Key>;
   const radix_sort_control* control = a.control;
 
   const int active = static_cast<int>(control->active_passes);
@@ -693,7 +767,17 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
 
   State* states = (slot & 1) ? states_odd : states_even;
   State* next_states = (slot & 1) ? states_even : states_odd;
-  for (int d = threadIdx.x; d < radix_bins; d += threads) next_states[std::size_t(tile) * radix_bins + d] = 0;
+  if constexpr (Shape::packed_out) {
+    // The next pass has the packed passes' tiles (more of them): zero theirs, strided by this
+    // pass's grid of one block a tile.
+    constexpr std::size_t next_items = onesweep_shape<packed_pair<Key>, no_values, true>::tile_items;
+    const std::size_t next_tiles = (a.n + next_items - 1) / next_items;
+    for (std::size_t t = tile; t < next_tiles; t += gridDim.x) {
+      for (int d = threadIdx.x; d < radix_bins; d += threads) next_states[t * radix_bins + d] = 0;
+    }
+  } else {
+    for (int d = threadIdx.x; d < radix_bins; d += threads) next_states[std::size_t(tile) * radix_bins + d] = 0;
+  }
 
   // Load the tile warp-striped, bit-ordered; missing items of the last tile get the largest key,
   // so they rank after every real key and are never stored.
@@ -707,7 +791,11 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
   for (int i = 0; i < items; ++i) {
     const int pos = warp_striped_position<items>(i);
     if (pos < valid) {
-      ordered[i] = first ? traits::order(in_bits[tile_base + pos], Descending) : src[tile_base + pos];
+      if constexpr (packed_in) {  // never the first pass
+        ordered[i] = read_output ? *a.packed.y(tile_base + pos) : a.packed.x[tile_base + pos];
+      } else {
+        ordered[i] = first ? traits::order(in_bits[tile_base + pos], Descending) : src[tile_base + pos];
+      }
     } else {
       ordered[i] = traits::all_ones;
     }
@@ -851,8 +939,61 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
   if constexpr (Shape::direct_values) async_copy_wait_all();  // this thread's values have landed
   __syncthreads();
 
-  // Item j of the sorted tile goes to shift[digit] + j: runs of one digit are contiguous. Pairs
-  // keep each sorted item's digit for the values, packed four to a register.
+  // Item j of the sorted tile goes to shift[digit] + j: runs of one digit are contiguous.
+  const auto sorted_at = [&](int j, bits_t& key) {
+    key = s.x.u.keys[j];
+    const unsigned d = Fixup ? traits::digit(key, shift, bits) : traits::digit_of_bits(key, shift, bits);
+    return static_cast<std::size_t>(static_cast<State>(s.shift[d] + static_cast<State>(j)));
+  };
+  if constexpr (packed_in) {
+    // Packed pairs: as pairs in the caller's outputs after the last pass, else as words.
+    const radix_packed_buffers& p = a.packed;
+    if (last) {
+      auto* keys_out = reinterpret_cast<typename traits::key_bits_t*>(p.y_low);
+      auto* values_out = reinterpret_cast<std::uint32_t*>(p.y_high);
+#pragma unroll
+      for (int k = 0; k < items; ++k) {
+        const int j = k * threads + threadIdx.x;
+        if (j < valid) {
+          bits_t key;
+          const std::size_t g = sorted_at(j, key);
+          keys_out[g] = traits::low(traits::unorder(key, Descending));
+          values_out[g] = static_cast<std::uint32_t>(key >> 32);
+        }
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < items; ++k) {
+        const int j = k * threads + threadIdx.x;
+        if (j < valid) {
+          bits_t key;
+          const std::size_t g = sorted_at(j, key);
+          *(write_output ? p.y(g) : p.x + g) = key;
+        }
+      }
+    }
+    return;
+  }
+  if constexpr (Shape::packed_out) {
+    if (!last) {
+      // The first pass of packed pairs: each sorted key and its value as one word.
+      const radix_packed_buffers& p = a.packed;
+#pragma unroll
+      for (int k = 0; k < items; ++k) {
+        const int j = k * threads + threadIdx.x;
+        if (j < valid) {
+          bits_t key;
+          const std::size_t g = sorted_at(j, key);
+          std::uint32_t value_bits;
+          static_assert(sizeof(Value) == sizeof(value_bits), "packed pairs hold 4-byte values");
+          std::memcpy(&value_bits, &s.x.u.values[j], sizeof(value_bits));
+          *(write_output ? p.y(g) : p.x + g) = std::uint64_t(key) | std::uint64_t(value_bits) << 32;
+        }
+      }
+      return;
+    }
+  }
+  // Pairs keep each sorted item's digit for the values, packed four to a register.
   bits_t* dst_bits = write_output ? reinterpret_cast<bits_t*>(a.keys_out) : a.keys_alt;
   Value* vdst = write_output ? a.values_out : a.values_alt;
   packed_fields<held_values ? items : 1, 8> out_digit;
@@ -1029,7 +1170,9 @@ template <class Key, class Value>
 using onesweep_workspace_shape = typename onesweep_narrowest<Key, Value>::type;
 
 /// The workspace of an onesweep sort of n items: control block, two regions of look-back states,
-/// the alternate key and value buffers.
+/// the alternate key and value buffers. Where the packed pair passes may run
+/// (onesweep_shape::direct_capable), the two buffers, which lie one after the other, are also their
+/// `x` of n words, with one word more for the odd n's last word of `y` (radix_packed_buffers).
 template <class Key, class Value, class State, class Shape = onesweep_workspace_shape<Key, Value>>
 workspace_layout<5> onesweep_workspace(std::size_t n) {
   using shape = Shape;
@@ -1039,7 +1182,10 @@ workspace_layout<5> onesweep_workspace(std::size_t n) {
   layout.part_bytes[1] = tiles * radix_bins * sizeof(State);
   layout.part_bytes[2] = tiles * radix_bins * sizeof(State);
   layout.part_bytes[3] = n * sizeof(Key);
-  layout.part_bytes[4] = std::is_same_v<Value, no_values> ? 0 : n * sizeof(Value);
+  layout.part_bytes[4] = std::is_same_v<Value, no_values> ? 0
+                         : onesweep_shape<Key, Value, true>::direct_capable
+                             ? n * sizeof(Value) + sizeof(std::uint64_t)
+                             : n * sizeof(Value);
   return layout;
 }
 
@@ -1288,19 +1434,24 @@ cudaError_t launch_onesweep_with(const device_facts& device, void* temp, std::si
 /// Test hook, not part of the API: -1 (the default) lets launch_onesweep choose the passes by grid
 /// size, 0 forces the one-wave passes, 1 the early-scatter passes, and for pairs that can move
 /// their values directly (onesweep_shape::direct_capable) 1 the wide direct tiles, 2 the narrow
-/// ones and 3 the tiles that hold the values' ranks (else 2 and 3 as 1); up to 2^30 keys. Tests
-/// and sanitizer runs cover every shape at small sizes with it.
+/// ones, 3 the tiles that hold the values' ranks and 4 the packed passes (launch_onesweep_packed;
+/// the wide tiles where the outputs cannot hold words) (else 2, 3 and 4 as 1); up to 2^30 keys.
+/// Tests and sanitizer runs cover every shape at small sizes with it.
 inline std::atomic<int> onesweep_shape_override{-1};
 
 /// Where direct_capable pairs may move their values directly (radix_direct_values_fit), the passes
 /// take, by how many of the wide tiles there would be per SM (two blocks an SM, so two a wave): the
-/// narrow tiles below radix_direct_narrow_below, the tiles that hold the values' ranks up to
-/// radix_direct_wide_from, the wide tiles from there. H200, u32/u32 pairs, time against the held
-/// tiles (wide tiles per SM in brackets): 3000017 (1.9) narrow 0.895-0.908; 2^22 (2.6) narrow
-/// 0.936-0.948, wide 1.075; 6000011 (3.7) narrow 1.021-1.030; 2^23 (5.2) narrow 0.989-1.000, wide
-/// 1.051; 12000007 (7.4) narrow 1.055, wide 1.041; 2^24 (10.3) narrow 1.055, wide 1.002-1.013;
-/// 2^26 (41) wide 0.961-0.966; 2^28 (165) wide 0.950-0.958 (notes/PERF.md, session 29).
-inline constexpr std::size_t radix_direct_narrow_below = 3;
+/// narrow tiles below radix_direct_narrow_below; from there the packed passes where the device
+/// holds two wide tiles an SM and the outputs hold words (launch_onesweep_packed), else the tiles
+/// that hold the values' ranks up to radix_direct_wide_from and the wide tiles from there. H200,
+/// u32/u32 pairs, time against the held tiles (wide tiles per SM in brackets): 3000017 (1.9) narrow
+/// 0.895-0.908; 2^22 (2.6) narrow 0.936-0.948, wide 1.075; 6000011 (3.7) narrow 1.021-1.030; 2^23
+/// (5.2) narrow 0.989-1.000, wide 1.051; 12000007 (7.4) narrow 1.055, wide 1.041; 2^24 (10.3) narrow
+/// 1.055, wide 1.002-1.013; 2^26 (41) wide 0.961-0.966; 2^28 (165) wide 0.950-0.958 (notes/PERF.md,
+/// session 29). Session 34, same process as CUB, against the packed passes: 3000017 narrow 0.973
+/// on the H200, 1.018 on the H100 80GB HBM3; 2^22 narrow 1.07 and held 1.04 on the H200, narrow
+/// 1.09 and held 1.05 on the H100.
+inline constexpr std::size_t radix_direct_narrow_below = 2;
 inline constexpr std::size_t radix_direct_wide_from = 16;
 
 /// Devices with at least this much DRAM bandwidth per SM (MB/s, dram_mbps_per_sm) take the wide
@@ -1310,16 +1461,19 @@ inline constexpr std::size_t radix_direct_wide_from = 16;
 /// (notes/PERF.md, session 29).
 inline constexpr int radix_direct_min_mbps_per_sm = 30000;
 
-/// Whether `device` takes the direct tiles of `Key`/`Value` pairs (onesweep_shape::direct_values;
-/// both false for other pairs and keys): `narrow` where three blocks of the narrow tiles (75 KB
-/// of shared memory each) fit an SM, `wide` where two of the wide ones (113 KB) fit and DRAM
-/// bandwidth per SM is at least radix_direct_min_mbps_per_sm.
+/// Which direct tiles of `Key`/`Value` pairs `device` takes (onesweep_shape::direct_values; all
+/// false for other pairs and keys): `narrow` where three blocks of the narrow tiles (75 KB of shared
+/// memory each) fit an SM; `packed` where two of the wide ones (113 KB) fit (the first pass of
+/// launch_onesweep_packed); `wide` where they fit and DRAM bandwidth per SM is at least
+/// radix_direct_min_mbps_per_sm.
 template <class Key, class Value, bool Descending, class State>
-[[nodiscard]] cudaError_t radix_direct_values_fit(const device_facts& device, bool& narrow, bool& wide) {
+[[nodiscard]] cudaError_t radix_direct_values_fit(const device_facts& device, bool& narrow, bool& wide,
+                                                  bool& packed) {
   using waves = onesweep_shape<Key, Value, true>;
   using narrow_shape = onesweep_shape<Key, Value, true, radix_values_path::direct_narrow>;
   narrow = false;
   wide = false;
+  packed = false;
   if constexpr (waves::direct_values) {
     int optin = 0, mbps = 0;
     cudaError_t e = max_smem_per_block_optin(device.ordinal, optin);
@@ -1340,13 +1494,85 @@ template <class Key, class Value, bool Descending, class State>
       if (e != cudaSuccess) return e;
       narrow = blocks >= 3;
     }
-    if (mbps >= radix_direct_min_mbps_per_sm) {
-      e = resident(waves{}, blocks);
-      if (e != cudaSuccess) return e;
-      wide = blocks >= 2;
-    }
+    e = resident(waves{}, blocks);
+    if (e != cudaSuccess) return e;
+    packed = blocks >= 2;
+    wide = packed && mbps >= radix_direct_min_mbps_per_sm;
   }
   return cudaSuccess;
+}
+
+/// The onesweep sort of direct_capable pairs with packed passes: the first pass (wide direct tiles,
+/// onesweep_shape::packed_out) writes each sorted pair as one word, the passes after it sort the
+/// words as keys (packed_pair: the key's digits from the low half, onesweep_shape's 8-byte-key
+/// tiles), and the last one writes keys and values to the caller's outputs (radix_packed_buffers).
+/// Needs `keys_out` and `values_out` aligned to 8 bytes.
+///
+/// Why: the pair passes are bound by L2 traffic (ncu, H200, 2^26 u32/u32: 1.5x the ideal sectors
+/// read, 2x written, where half the traffic crosses between the two L2 partitions and a warp's
+/// store of a run that starts inside a sector writes that sector in part). One word a pair
+/// halves the partly written sectors at the runs' edges and the stores. Per pass (ncu, H200, 2^26):
+/// pairs to pairs 395 us, pairs to words 374, words to words 376-385, words to pairs 413.
+/// Same process as CUB, u32/u32 pairs, time against the passes this replaces (notes/PERF.md,
+/// session 34): H100 80GB HBM3 (held tiles before) 2^28 0.92x, 2^25-2^26 0.93-0.95x, 6000011-2^24
+/// 0.95-0.97x, (narrow tiles) 2^22 0.91-0.92x; H200 (wide tiles) 2^26-2^28 0.99-1.00x, (held tiles)
+/// 2^24 0.98x, 8-12M 0.995x, 6000011 1.011x, (narrow tiles) 2^22 0.92x. Below two wide tiles per
+/// SM the narrow tiles stay (radix_direct_narrow_below).
+template <class Key, class Value, bool Descending, class State>
+cudaError_t launch_onesweep_packed(const device_facts& device, void* temp, std::size_t temp_bytes,
+                                   radix_sort_args<Key, Value> a, int passes, cudaStream_t stream) {
+  using first_shape = onesweep_shape<Key, Value, true, radix_values_path::direct_packed>;
+  using word = packed_pair<Key>;
+  using rest_shape = onesweep_shape<word, no_values, true>;
+  static_assert(first_shape::packed_out && rest_shape::early_scatter, "packed passes");
+  constexpr auto first_pass = radix_onesweep_kernel<Key, Value, Descending, State, first_shape>;
+  constexpr auto rest_pass = radix_onesweep_kernel<word, no_values, Descending, State, rest_shape>;
+  constexpr std::size_t first_smem = sizeof(onesweep_storage<Key, Value, first_shape, State>);
+  constexpr std::size_t rest_smem = sizeof(onesweep_storage<word, no_values, rest_shape, State>);
+  cudaError_t e = allow_pass_smem<first_pass, first_shape>(first_smem, device.ordinal);
+  if (e == cudaSuccess) e = allow_pass_smem<rest_pass, rest_shape>(rest_smem, device.ordinal);
+  if (e == cudaSuccess) e = choose_value_prefetch(device, a);
+  if (e != cudaSuccess) return e;
+  // The look-back states of the shape with more tiles serve both.
+  using states_shape = std::conditional_t<(first_shape::tile_items <= rest_shape::tile_items), first_shape, rest_shape>;
+  static_assert(onesweep_workspace_shape<Key, Value>::tile_items <= states_shape::tile_items,
+                "the workspace holds the states");
+  State* states_even = nullptr;
+  State* states_odd = nullptr;
+  e = prepare_onesweep<Key, Value, State, states_shape>(temp, temp_bytes, a, states_even, states_odd, stream);
+  if (e != cudaSuccess) return e;
+  a.packed.x = reinterpret_cast<std::uint64_t*>(a.keys_alt);  // parts 3 and 4 (onesweep_workspace)
+  a.packed.y_low = reinterpret_cast<std::uint64_t*>(a.keys_out);
+  a.packed.y_high = reinterpret_cast<std::uint64_t*>(a.values_out);
+  a.packed.half = a.n / 2;
+  radix_sort_args<word, no_values> b{};
+  b.n = a.n;
+  b.begin_bit = a.begin_bit;
+  b.end_bit = a.end_bit;
+  b.control = a.control;
+  b.packed = a.packed;
+
+  const std::size_t first_tiles = (a.n + first_shape::tile_items - 1) / first_shape::tile_items;
+  const std::size_t rest_tiles = (a.n + rest_shape::tile_items - 1) / rest_shape::tile_items;
+  const std::size_t clear_vectors = first_tiles * radix_bins * sizeof(State) / sizeof(uint4);
+  e = launch_radix_histogram<Key, Descending>(device, a.keys_in, a.n, a.begin_bit, a.end_bit, a.control,
+                                              reinterpret_cast<uint4*>(states_even), clear_vectors, stream);
+  if (e != cudaSuccess) return e;
+  const launch_mode chained = device.cc_major >= 9 ? launch_mode::overlap_previous : launch_mode::plain;
+  e = launch_with_smem(first_pass, static_cast<unsigned>(first_tiles), first_shape::block_threads, first_smem, stream,
+                       chained, a, 0, states_even, states_odd);
+  for (int slot = 1; slot < passes && e == cudaSuccess; ++slot) {
+    e = launch_with_smem(rest_pass, static_cast<unsigned>(rest_tiles), rest_shape::block_threads, rest_smem, stream,
+                         chained, b, slot, states_even, states_odd);
+  }
+  return e;
+}
+
+/// Whether the outputs of `a` can hold the packed passes' words (radix_packed_buffers::y).
+template <class Key, class Value>
+bool radix_outputs_hold_words(const radix_sort_args<Key, Value>& a) {
+  return reinterpret_cast<std::uintptr_t>(a.keys_out) % sizeof(std::uint64_t) == 0 &&
+         reinterpret_cast<std::uintptr_t>(a.values_out) % sizeof(std::uint64_t) == 0;
 }
 
 /// The onesweep sort: passes of one wave of tiles (every tile resident at once) keep each tile's
@@ -1364,9 +1590,12 @@ cudaError_t launch_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args<
   using held = onesweep_shape<Key, Value, true, radix_values_path::held>;
   if constexpr (sizeof(State) > 4) {  // more than 2^30 keys: many waves on any device
     if constexpr (waves::direct_values) {
-      bool narrow = false, wide = false;
-      e = radix_direct_values_fit<Key, Value, Descending, State>(device, narrow, wide);
+      bool narrow = false, wide = false, packed = false;
+      e = radix_direct_values_fit<Key, Value, Descending, State>(device, narrow, wide, packed);
       if (e != cudaSuccess) return e;
+      if (packed && radix_outputs_hold_words(a)) {
+        return launch_onesweep_packed<Key, Value, Descending, State>(device, temp, temp_bytes, a, passes, stream);
+      }
       if (!wide) {
         return launch_onesweep_with<Key, Value, Descending, State, held>(device, temp, temp_bytes, a, passes, stream);
       }
@@ -1388,20 +1617,25 @@ cudaError_t launch_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args<
                                                                            stream);
     }
     if constexpr (waves::direct_values) {
-      // Forced: 1 wide, 2 narrow, 3 held. Else by size, where the device takes them.
-      bool narrow = forced == 2, wide = forced == 1;
+      // Forced: 1 wide, 2 narrow, 3 held, 4 packed (where the outputs hold words, else wide). Else
+      // by size, where the device takes them.
+      bool narrow = forced == 2, wide = forced == 1 || forced == 4, packed = forced == 4;
       if (forced < 0) {
-        e = radix_direct_values_fit<Key, Value, Descending, State>(device, narrow, wide);
+        e = radix_direct_values_fit<Key, Value, Descending, State>(device, narrow, wide, packed);
         if (e != cudaSuccess) return e;
         const std::size_t wide_tiles = (a.n + waves::tile_items - 1) / waves::tile_items;
         const std::size_t sms = std::size_t(device.sm_count > 0 ? device.sm_count : 1);
         narrow = narrow && wide_tiles < radix_direct_narrow_below * sms;
+        packed = packed && !narrow;
         wide = wide && !narrow && wide_tiles >= radix_direct_wide_from * sms;
       }
       if (narrow) {
         using narrow_shape = onesweep_shape<Key, Value, true, radix_values_path::direct_narrow>;
         return launch_onesweep_with<Key, Value, Descending, State, narrow_shape>(device, temp, temp_bytes, a, passes,
                                                                                  stream);
+      }
+      if (packed && radix_outputs_hold_words(a)) {
+        return launch_onesweep_packed<Key, Value, Descending, State>(device, temp, temp_bytes, a, passes, stream);
       }
       if (!wide) {
         return launch_onesweep_with<Key, Value, Descending, State, held>(device, temp, temp_bytes, a, passes, stream);
