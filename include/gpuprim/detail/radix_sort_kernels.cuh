@@ -174,7 +174,7 @@ struct radix_sort_args {
   /// per device by choose_value_prefetch).
   bool prefetch_values = true;
   /// The packed pair passes' buffers (launch_onesweep_packed; unused elsewhere).
-  radix_packed_buffers packed;
+  radix_packed_buffers packed = {};
 };
 
 // ---- Shapes (measured on the H200; see notes/PERF.md) -----------------------------------------
@@ -945,32 +945,31 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
     const unsigned d = Fixup ? traits::digit(key, shift, bits) : traits::digit_of_bits(key, shift, bits);
     return static_cast<std::size_t>(static_cast<State>(s.shift[d] + static_cast<State>(j)));
   };
+  // Calls store(j, g, key) for every sorted item j of the tile with its place g and key (the
+  // packed passes' scatters).
+  const auto for_each_sorted = [&](auto&& store) {
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      const int j = k * threads + threadIdx.x;
+      if (j < valid) {
+        bits_t key;
+        const std::size_t g = sorted_at(j, key);
+        store(j, g, key);
+      }
+    }
+  };
   if constexpr (packed_in) {
     // Packed pairs: as pairs in the caller's outputs after the last pass, else as words.
     const radix_packed_buffers& p = a.packed;
     if (last) {
       auto* keys_out = reinterpret_cast<typename traits::key_bits_t*>(p.y_low);
       auto* values_out = reinterpret_cast<std::uint32_t*>(p.y_high);
-#pragma unroll
-      for (int k = 0; k < items; ++k) {
-        const int j = k * threads + threadIdx.x;
-        if (j < valid) {
-          bits_t key;
-          const std::size_t g = sorted_at(j, key);
-          keys_out[g] = traits::low(traits::unorder(key, Descending));
-          values_out[g] = static_cast<std::uint32_t>(key >> 32);
-        }
-      }
+      for_each_sorted([&](int, std::size_t g, bits_t key) {
+        keys_out[g] = traits::low(traits::unorder(key, Descending));
+        values_out[g] = static_cast<std::uint32_t>(key >> 32);
+      });
     } else {
-#pragma unroll
-      for (int k = 0; k < items; ++k) {
-        const int j = k * threads + threadIdx.x;
-        if (j < valid) {
-          bits_t key;
-          const std::size_t g = sorted_at(j, key);
-          *(write_output ? p.y(g) : p.x + g) = key;
-        }
-      }
+      for_each_sorted([&](int, std::size_t g, bits_t key) { *(write_output ? p.y(g) : p.x + g) = key; });
     }
     return;
   }
@@ -978,18 +977,12 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
     if (!last) {
       // The first pass of packed pairs: each sorted key and its value as one word.
       const radix_packed_buffers& p = a.packed;
-#pragma unroll
-      for (int k = 0; k < items; ++k) {
-        const int j = k * threads + threadIdx.x;
-        if (j < valid) {
-          bits_t key;
-          const std::size_t g = sorted_at(j, key);
-          std::uint32_t value_bits;
-          static_assert(sizeof(Value) == sizeof(value_bits), "packed pairs hold 4-byte values");
-          std::memcpy(&value_bits, &s.x.u.values[j], sizeof(value_bits));
-          *(write_output ? p.y(g) : p.x + g) = std::uint64_t(key) | std::uint64_t(value_bits) << 32;
-        }
-      }
+      static_assert(sizeof(Value) == sizeof(std::uint32_t), "packed pairs hold 4-byte values");
+      for_each_sorted([&](int j, std::size_t g, bits_t key) {
+        std::uint32_t value_bits;
+        std::memcpy(&value_bits, &s.x.u.values[j], sizeof(value_bits));
+        *(write_output ? p.y(g) : p.x + g) = std::uint64_t(key) | std::uint64_t(value_bits) << 32;
+      });
       return;
     }
   }
