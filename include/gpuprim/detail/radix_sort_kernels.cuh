@@ -1376,30 +1376,29 @@ template <class Key, bool Descending>
                 control, clear, clear_vectors);
 }
 
-/// The onesweep sort with the passes of `Shape`: the upfront histogram, then one launch per pass.
-template <class Key, class Value, bool Descending, class State, class Shape>
+/// The onesweep sort: the upfront histogram, then one launch per pass, the first with the tiles of
+/// `First`, the others with those of `Rest`. `Rest` differs from `First` only for the packed pair
+/// passes (First::packed_out, launch_onesweep_packed), whose later passes sort the words as
+/// packed_pair keys without values.
+template <class Key, class Value, bool Descending, class State, class First, class Rest = First>
 cudaError_t launch_onesweep_with(const device_facts& device, void* temp, std::size_t temp_bytes,
                                  radix_sort_args<Key, Value> a, int passes, cudaStream_t stream) {
-  using shape = Shape;
-  constexpr auto pass = radix_onesweep_kernel<Key, Value, Descending, State, shape>;
-  constexpr std::size_t smem = sizeof(onesweep_storage<Key, Value, shape, State>);
-  cudaError_t e = allow_pass_smem<pass, shape>(smem, device.ordinal);
+  constexpr bool packed = First::packed_out;
+  static_assert(packed || std::is_same_v<First, Rest>, "only the packed passes change shape after the first");
+  using rest_key = std::conditional_t<packed, packed_pair<Key>, Key>;
+  using rest_value = std::conditional_t<packed, no_values, Value>;
+  constexpr auto first_pass = radix_onesweep_kernel<Key, Value, Descending, State, First>;
+  constexpr auto rest_pass = radix_onesweep_kernel<rest_key, rest_value, Descending, State, Rest>;
+  constexpr std::size_t first_smem = sizeof(onesweep_storage<Key, Value, First, State>);
+  constexpr std::size_t rest_smem = sizeof(onesweep_storage<rest_key, rest_value, Rest, State>);
+  cudaError_t e = allow_pass_smem<first_pass, First>(first_smem, device.ordinal);
+  if constexpr (packed) {
+    if (e == cudaSuccess) e = allow_pass_smem<rest_pass, Rest>(rest_smem, device.ordinal);
+  }
+  if (e == cudaSuccess) e = choose_value_prefetch(device, a);
   if (e != cudaSuccess) return e;
-  e = choose_value_prefetch(device, a);
-  if (e != cudaSuccess) return e;
-  State* states_even = nullptr;
-  State* states_odd = nullptr;
-  e = prepare_onesweep<Key, Value, State, shape>(temp, temp_bytes, a, states_even, states_odd, stream);
-  if (e != cudaSuccess) return e;
-
-  const std::size_t tiles = (a.n + shape::tile_items - 1) / shape::tile_items;
-  static_assert(radix_bins * sizeof(State) % sizeof(uint4) == 0, "the histogram zeroes whole vectors of states");
-  const std::size_t clear_vectors = tiles * radix_bins * sizeof(State) / sizeof(uint4);
-  e = launch_radix_histogram<Key, Descending>(device, a.keys_in, a.n, a.begin_bit, a.end_bit, a.control,
-                                              reinterpret_cast<uint4*>(states_even), clear_vectors, stream);
-  if (e != cudaSuccess) return e;
-
-  const launch_mode chained = device.cc_major >= 9 ? launch_mode::overlap_previous : launch_mode::plain;
+  const std::size_t first_tiles = (a.n + First::tile_items - 1) / First::tile_items;
+  const std::size_t rest_tiles = (a.n + Rest::tile_items - 1) / Rest::tile_items;
   // One-wave grids: at most as many blocks on an SM as the grid needs (1 up to a tile per SM), so
   // that a pass spreads over every SM. Each pass's blocks are placed while the kernel before it
   // still runs (programmatic dependent launch), and the scheduler packed them onto the SMs with
@@ -1407,21 +1406,54 @@ cudaError_t launch_onesweep_with(const device_facts& device, void* temp, std::si
   // us against 91.0; CUB 89.4), 4-byte keys at 2^21 (two tiles an SM) 0.955-0.97x, other sizes
   // from 20000 to 2^24 keys 0.98-1.02x; allowing one block more than needed made u32 keys at 2^20
   // 1.13x slower (notes/PERF.md, session 25).
-  std::size_t launch_smem = smem;
-  if constexpr (!shape::early_scatter) {
+  std::size_t launch_smem = first_smem;
+  if constexpr (!First::early_scatter) {
     int resident = 0;
-    e = resident_blocks_per_sm<pass>(shape::block_threads, device.ordinal, resident, smem);
+    e = resident_blocks_per_sm<first_pass>(First::block_threads, device.ordinal, resident, first_smem);
     if (e != cudaSuccess) return e;
     const std::size_t sms = std::size_t(device.sm_count > 0 ? device.sm_count : 1);
-    e = smem_capping_blocks_per_sm(device.ordinal, smem, resident, (tiles + sms - 1) / sms, launch_smem);
+    e = smem_capping_blocks_per_sm(device.ordinal, first_smem, resident, (first_tiles + sms - 1) / sms, launch_smem);
     if (e != cudaSuccess) return e;
   }
-  for (int slot = 0; slot < passes; ++slot) {
-    e = launch_with_smem(pass, static_cast<unsigned>(tiles), shape::block_threads, launch_smem, stream, chained, a,
-                         slot, states_even, states_odd);
-    if (e != cudaSuccess) return e;
+  // The look-back states of the shape with more tiles serve both.
+  using states_shape = std::conditional_t<(First::tile_items <= Rest::tile_items), First, Rest>;
+  State* states_even = nullptr;
+  State* states_odd = nullptr;
+  e = prepare_onesweep<Key, Value, State, states_shape>(temp, temp_bytes, a, states_even, states_odd, stream);
+  if (e != cudaSuccess) return e;
+  radix_sort_args<rest_key, rest_value> b{};
+  if constexpr (packed) {
+    static_assert(onesweep_workspace_shape<Key, Value>::tile_items <= states_shape::tile_items,
+                  "the workspace holds the states");
+    a.packed.x = reinterpret_cast<std::uint64_t*>(a.keys_alt);  // parts 3 and 4 (onesweep_workspace)
+    a.packed.y_low = reinterpret_cast<std::uint64_t*>(a.keys_out);
+    a.packed.y_high = reinterpret_cast<std::uint64_t*>(a.values_out);
+    a.packed.half = a.n / 2;
+    b.n = a.n;
+    b.begin_bit = a.begin_bit;
+    b.end_bit = a.end_bit;
+    b.control = a.control;
+    b.packed = a.packed;
+  } else {
+    b = a;
   }
-  return cudaSuccess;
+
+  // The histogram zeroes the first pass's look-back states; with packed passes, the first pass
+  // zeroes those of the later passes' (more) tiles.
+  static_assert(radix_bins * sizeof(State) % sizeof(uint4) == 0, "the histogram zeroes whole vectors of states");
+  const std::size_t clear_vectors = first_tiles * radix_bins * sizeof(State) / sizeof(uint4);
+  e = launch_radix_histogram<Key, Descending>(device, a.keys_in, a.n, a.begin_bit, a.end_bit, a.control,
+                                              reinterpret_cast<uint4*>(states_even), clear_vectors, stream);
+  const launch_mode chained = device.cc_major >= 9 ? launch_mode::overlap_previous : launch_mode::plain;
+  if (e == cudaSuccess) {
+    e = launch_with_smem(first_pass, static_cast<unsigned>(first_tiles), First::block_threads, launch_smem, stream,
+                         chained, a, 0, states_even, states_odd);
+  }
+  for (int slot = 1; slot < passes && e == cudaSuccess; ++slot) {
+    e = launch_with_smem(rest_pass, static_cast<unsigned>(rest_tiles), Rest::block_threads,
+                         packed ? rest_smem : launch_smem, stream, chained, b, slot, states_even, states_odd);
+  }
+  return e;
 }
 
 /// Test hook, not part of the API: -1 (the default) lets launch_onesweep choose the passes by grid
@@ -1515,50 +1547,10 @@ template <class Key, class Value, bool Descending, class State>
 cudaError_t launch_onesweep_packed(const device_facts& device, void* temp, std::size_t temp_bytes,
                                    radix_sort_args<Key, Value> a, int passes, cudaStream_t stream) {
   using first_shape = onesweep_shape<Key, Value, true, radix_values_path::direct_packed>;
-  using word = packed_pair<Key>;
-  using rest_shape = onesweep_shape<word, no_values, true>;
+  using rest_shape = onesweep_shape<packed_pair<Key>, no_values, true>;
   static_assert(first_shape::packed_out && rest_shape::early_scatter, "packed passes");
-  constexpr auto first_pass = radix_onesweep_kernel<Key, Value, Descending, State, first_shape>;
-  constexpr auto rest_pass = radix_onesweep_kernel<word, no_values, Descending, State, rest_shape>;
-  constexpr std::size_t first_smem = sizeof(onesweep_storage<Key, Value, first_shape, State>);
-  constexpr std::size_t rest_smem = sizeof(onesweep_storage<word, no_values, rest_shape, State>);
-  cudaError_t e = allow_pass_smem<first_pass, first_shape>(first_smem, device.ordinal);
-  if (e == cudaSuccess) e = allow_pass_smem<rest_pass, rest_shape>(rest_smem, device.ordinal);
-  if (e == cudaSuccess) e = choose_value_prefetch(device, a);
-  if (e != cudaSuccess) return e;
-  // The look-back states of the shape with more tiles serve both.
-  using states_shape = std::conditional_t<(first_shape::tile_items <= rest_shape::tile_items), first_shape, rest_shape>;
-  static_assert(onesweep_workspace_shape<Key, Value>::tile_items <= states_shape::tile_items,
-                "the workspace holds the states");
-  State* states_even = nullptr;
-  State* states_odd = nullptr;
-  e = prepare_onesweep<Key, Value, State, states_shape>(temp, temp_bytes, a, states_even, states_odd, stream);
-  if (e != cudaSuccess) return e;
-  a.packed.x = reinterpret_cast<std::uint64_t*>(a.keys_alt);  // parts 3 and 4 (onesweep_workspace)
-  a.packed.y_low = reinterpret_cast<std::uint64_t*>(a.keys_out);
-  a.packed.y_high = reinterpret_cast<std::uint64_t*>(a.values_out);
-  a.packed.half = a.n / 2;
-  radix_sort_args<word, no_values> b{};
-  b.n = a.n;
-  b.begin_bit = a.begin_bit;
-  b.end_bit = a.end_bit;
-  b.control = a.control;
-  b.packed = a.packed;
-
-  const std::size_t first_tiles = (a.n + first_shape::tile_items - 1) / first_shape::tile_items;
-  const std::size_t rest_tiles = (a.n + rest_shape::tile_items - 1) / rest_shape::tile_items;
-  const std::size_t clear_vectors = first_tiles * radix_bins * sizeof(State) / sizeof(uint4);
-  e = launch_radix_histogram<Key, Descending>(device, a.keys_in, a.n, a.begin_bit, a.end_bit, a.control,
-                                              reinterpret_cast<uint4*>(states_even), clear_vectors, stream);
-  if (e != cudaSuccess) return e;
-  const launch_mode chained = device.cc_major >= 9 ? launch_mode::overlap_previous : launch_mode::plain;
-  e = launch_with_smem(first_pass, static_cast<unsigned>(first_tiles), first_shape::block_threads, first_smem, stream,
-                       chained, a, 0, states_even, states_odd);
-  for (int slot = 1; slot < passes && e == cudaSuccess; ++slot) {
-    e = launch_with_smem(rest_pass, static_cast<unsigned>(rest_tiles), rest_shape::block_threads, rest_smem, stream,
-                         chained, b, slot, states_even, states_odd);
-  }
-  return e;
+  return launch_onesweep_with<Key, Value, Descending, State, first_shape, rest_shape>(device, temp, temp_bytes, a,
+                                                                                      passes, stream);
 }
 
 /// Whether the outputs of `a` can hold the packed passes' words (radix_packed_buffers::y).
