@@ -191,14 +191,20 @@ inline constexpr int radix_item_bytes =
     static_cast<int>(sizeof(Key)) + (std::is_same_v<Value, no_values> ? 0 : static_cast<int>(sizeof(Value)));
 
 /// Predecessor tiles whose look-back states one step of a pass's look-back reads at once (one
-/// round trip to L2 for several tiles; onesweep_shape and fused_shape). H200, same process as CUB,
-/// against one tile a step: u32 keys 4 tiles 0.949x the time at 2^26-2^28, 0.92-0.93x at 3-4M (2
-/// tiles 0.956x, 8 0.960x at 2^28); keys of the fused kernel (20000-131072) 0.88-0.91x (u64 at
-/// 131072 0.82x); but u32/u32 pairs 1.04-1.06x at 2^26-2^28 with 4 (2: 1.04x), so pairs read one
-/// (notes/PERF.md, session 32). The pair passes are bound by L2 traffic (session 33: the L2 fabric
-/// 82% busy), to which every look-back load adds.
-template <class Value>
-inline constexpr int radix_lookback_window = std::is_same_v<Value, no_values> ? 4 : 1;
+/// round trip to L2 for several tiles; onesweep_shape and fused_shape), by whether the pass's
+/// tiles come in many waves (the early-scatter tiles). H200, same process as CUB, against one tile
+/// a step: u32 keys 4 tiles 0.949x the time at 2^26-2^28, 0.92-0.93x at 3-4M (2 tiles 0.956x, 8
+/// 0.960x at 2^28); keys of the fused kernel (20000-131072) 0.88-0.91x (u64 at 131072 0.82x); but
+/// u32/u32 pairs 1.04-1.06x at 2^26-2^28 with 4 (2: 1.04x), so pairs in many waves read one
+/// (notes/PERF.md, session 32): those passes are bound by L2 traffic (session 33: the L2 fabric 82%
+/// busy), to which every look-back load adds. Where every tile of a pass is resident at once (the
+/// one-wave and fused tiles), the tiles publish at about the same time and a look-back of one tile
+/// a step walks back over all of them; four a step: u32/u32 pairs 0.90-0.96x the time from 20000
+/// to 2^21 keys, u64/u32 pairs 0.86-0.96x up to 2^20 (H200 and H100 80GB HBM3 alike; two a step
+/// 0.94-0.99x). u64/u32 early-scatter tiles with four: 0.93-0.96x at 2-4M but 1.01x at 2^26, left
+/// at one (notes/PERF.md, session 35).
+template <class Value, bool ManyWaves>
+inline constexpr int radix_lookback_window = !ManyWaves || std::is_same_v<Value, no_values> ? 4 : 1;
 
 /// Tiles of the onesweep passes: 384 threads (3 blocks per SM for items of up to 4 bytes: 56
 /// registers; 2 above: 85). Bigger tiles mean fewer tiles to publish, scan and look back over, at
@@ -288,7 +294,7 @@ struct onesweep_shape {
   /// shape needs it to fit 56 registers (96 bytes spilled without).
   static constexpr bool fresh_digits = !has_values || sizeof(Key) == 8 || narrow;
   /// Predecessor tiles whose look-back states one step of the look-back reads at once.
-  static constexpr int lookback_window = radix_lookback_window<Value>;
+  static constexpr int lookback_window = radix_lookback_window<Value, EarlyScatter>;
 };
 
 /// Tiles of the fused single-launch sort (mid sizes: every pass is one latency-bound wave, so
@@ -304,8 +310,8 @@ struct fused_shape {
   static constexpr bool direct_values = false;  // see onesweep_shape
   static constexpr bool fresh_digits = false;   // see onesweep_shape
   static constexpr bool packed_out = false;     // see onesweep_shape
-  /// See radix_lookback_window.
-  static constexpr int lookback_window = radix_lookback_window<Value>;
+  /// See radix_lookback_window (one wave: every tile of a pass is resident at once).
+  static constexpr int lookback_window = radix_lookback_window<Value, false>;
 };
 
 /// Inputs of up to this many fused_shape tiles are sorted by the fused single-launch kernel.
