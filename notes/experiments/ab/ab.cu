@@ -60,6 +60,10 @@ int main(int argc, char** argv) {
     sizes = {256, 1024, 2048, 3001, 4096, 6143};
   else if (mode == "mid")  // the fused kernel's sizes and one-wave passes: every kind, uniform
     sizes = {20000, 65536, 131072, size_t(1) << 18, size_t(1) << 19};
+  else if (mode == "midpairs")  // session 35: u32/u32 and u64/u32 pairs, fused and one-wave sizes
+    sizes = {20000, 65536, 131072, size_t(1) << 18, size_t(1) << 19, size_t(1) << 20, size_t(1) << 21, 3000017};
+  else if (mode == "bigp64")  // session 35: u64/u32 pairs, early-scatter sizes
+    sizes = {size_t(1) << 21, 3000017, size_t(1) << 22, size_t(1) << 23, size_t(1) << 24, size_t(1) << 26};
   else if (mode == "keysbig")  // keys only: u32 (uniform, below 2^20), f32 and u64 (uniform)
     sizes = {size_t(1) << 22, size_t(1) << 24, size_t(1) << 26, size_t(1) << 28};
   else
@@ -81,6 +85,12 @@ int main(int argc, char** argv) {
   tb = std::max(tb, x);
   {
     auto* wk = reinterpret_cast<unsigned long long*>(b.k);
+    CK(cub::DeviceRadixSort::SortPairs(nullptr, x, wk, wk, b.v, b.vo, int(nmax)));
+    tb = std::max(tb, x);
+    CK(gpuprima::radix_sort_pairs(nullptr, x, wk, wk, b.v, b.vo, nmax));
+    tb = std::max(tb, x);
+    CK(gpuprimb::radix_sort_pairs(nullptr, x, wk, wk, b.v, b.vo, nmax));
+    tb = std::max(tb, x);
     CK(cub::DeviceRadixSort::SortKeys(nullptr, x, wk, wk, int(nmax)));
     tb = std::max(tb, x);
     CK(gpuprima::radix_sort_keys(nullptr, x, wk, wk, nmax));
@@ -94,7 +104,7 @@ int main(int argc, char** argv) {
   std::mt19937 g(12345);
   std::vector<const char*> dists = {"uniform", "bits20"};
   if (mode == "small") dists = {"uniform", "and2", "and3", "bits20"};
-  if (mode == "tiny" || mode == "mid") dists = {"uniform"};
+  if (mode == "tiny" || mode == "mid" || mode == "midpairs" || mode == "bigp64") dists = {"uniform"};
   for (const char* dist : dists) {
     for (auto& y : hk) y = g();
     if (!strcmp(dist, "bits20"))
@@ -107,32 +117,38 @@ int main(int argc, char** argv) {
     CK(cudaMemcpy(b.k, hk.data(), nmax * 8, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(b.v, hv.data(), nmax * 4, cudaMemcpyHostToDevice));
     for (size_t n : sizes) {
-      for (int kind = 0; kind < 4; ++kind) {  // 0 pairs, 1 keys, 2 f32 keys, 3 u64 keys
+      for (int kind = 0; kind < 5; ++kind) {  // 0 pairs, 1 keys, 2 f32 keys, 3 u64 keys, 4 u64/u32 pairs
+        if (kind == 4 && mode != "midpairs" && mode != "bigp64") continue;
+        if (mode == "midpairs" && kind != 0 && kind != 4) continue;
+        if (mode == "bigp64" && kind != 4) continue;
         const bool few = mode == "small" || mode == "tiny" || mode == "mid";
         const bool keys_only = mode == "keysbig";
         if (keys_only && kind == 0) continue;
         if (!few && !keys_only && kind == 1 && strcmp(dist, "uniform")) continue;
-        if (kind >= 2 && (!(few || keys_only) || strcmp(dist, "uniform"))) continue;
+        if (kind >= 2 && kind != 4 && (!(few || keys_only) || strcmp(dist, "uniform"))) continue;
         float* fk = reinterpret_cast<float*>(b.k);
         float* fko = reinterpret_cast<float*>(b.ko);
         auto* wk = reinterpret_cast<unsigned long long*>(b.k);
         auto* wko = reinterpret_cast<unsigned long long*>(b.ko);
-        const size_t kb = kind == 3 ? 8 : 4;  // bytes a key
+        const size_t kb = kind >= 3 ? 8 : 4;  // bytes a key
         auto runA = [&] {
-          CK(kind == 0   ? gpuprima::radix_sort_pairs(b.t, b.tb, b.k, b.ko, b.v, b.vo, n)
+          CK(kind == 4   ? gpuprima::radix_sort_pairs(b.t, b.tb, wk, wko, b.v, b.vo, n)
+             : kind == 0 ? gpuprima::radix_sort_pairs(b.t, b.tb, b.k, b.ko, b.v, b.vo, n)
              : kind == 1 ? gpuprima::radix_sort_keys(b.t, b.tb, b.k, b.ko, n)
              : kind == 2 ? gpuprima::radix_sort_keys(b.t, b.tb, fk, fko, n)
                          : gpuprima::radix_sort_keys(b.t, b.tb, wk, wko, n));
         };
         auto runB = [&] {
-          CK(kind == 0   ? gpuprimb::radix_sort_pairs(b.t, b.tb, b.k, b.ko, b.v, b.vo, n)
+          CK(kind == 4   ? gpuprimb::radix_sort_pairs(b.t, b.tb, wk, wko, b.v, b.vo, n)
+             : kind == 0 ? gpuprimb::radix_sort_pairs(b.t, b.tb, b.k, b.ko, b.v, b.vo, n)
              : kind == 1 ? gpuprimb::radix_sort_keys(b.t, b.tb, b.k, b.ko, n)
              : kind == 2 ? gpuprimb::radix_sort_keys(b.t, b.tb, fk, fko, n)
                          : gpuprimb::radix_sort_keys(b.t, b.tb, wk, wko, n));
         };
         auto runC = [&] {
           size_t tbb = b.tb;
-          CK(kind == 0   ? cub::DeviceRadixSort::SortPairs(b.t, tbb, b.k, b.ko, b.v, b.vo, int(n))
+          CK(kind == 4   ? cub::DeviceRadixSort::SortPairs(b.t, tbb, wk, wko, b.v, b.vo, int(n))
+             : kind == 0 ? cub::DeviceRadixSort::SortPairs(b.t, tbb, b.k, b.ko, b.v, b.vo, int(n))
              : kind == 1 ? cub::DeviceRadixSort::SortKeys(b.t, tbb, b.k, b.ko, int(n))
              : kind == 2 ? cub::DeviceRadixSort::SortKeys(b.t, tbb, fk, fko, int(n))
                          : cub::DeviceRadixSort::SortKeys(b.t, tbb, wk, wko, int(n)));
@@ -141,7 +157,7 @@ int main(int argc, char** argv) {
         runC();
         CK(cudaDeviceSynchronize());
         CK(cudaMemcpy(ck.data(), b.ko, n * kb, cudaMemcpyDeviceToHost));
-        if (kind == 0) CK(cudaMemcpy(cv.data(), b.vo, n * 4, cudaMemcpyDeviceToHost));
+        if (kind == 0 || kind == 4) CK(cudaMemcpy(cv.data(), b.vo, n * 4, cudaMemcpyDeviceToHost));
         int bad = 0;
         for (int which = 0; which < 2; ++which) {
           CK(cudaMemset(b.ko, 0xab, n * kb));
@@ -149,8 +165,8 @@ int main(int argc, char** argv) {
           which == 0 ? runA() : runB();
           CK(cudaDeviceSynchronize());
           CK(cudaMemcpy(gk.data(), b.ko, n * kb, cudaMemcpyDeviceToHost));
-          if (kind == 0) CK(cudaMemcpy(gv.data(), b.vo, n * 4, cudaMemcpyDeviceToHost));
-          if (memcmp(gk.data(), ck.data(), n * kb) || (kind == 0 && memcmp(gv.data(), cv.data(), n * 4)))
+          if (kind == 0 || kind == 4) CK(cudaMemcpy(gv.data(), b.vo, n * 4, cudaMemcpyDeviceToHost));
+          if (memcmp(gk.data(), ck.data(), n * kb) || ((kind == 0 || kind == 4) && memcmp(gv.data(), cv.data(), n * 4)))
             bad |= 1 << which;
         }
         std::vector<float> ta, tb2, tc;
@@ -168,7 +184,7 @@ int main(int argc, char** argv) {
         }
         float A = med(ta), B = med(tb2), C = med(tc);
         printf("%-5s %-7s n=%10zu A %9.1f B %9.1f CUB %9.1f  B/A %.3f  CUB/A %.3f CUB/B %.3f %s\n",
-               kind == 3 ? "u64" : kind == 2 ? "f32" : kind ? "keys" : "pairs", dist, n, A, B, C, B / A, C / A, C / B,
+               kind == 4 ? "p64" : kind == 3 ? "u64" : kind == 2 ? "f32" : kind ? "keys" : "pairs", dist, n, A, B, C, B / A, C / A, C / B,
                bad ? (bad == 1   ? "A-MISMATCH"
                       : bad == 2 ? "B-MISMATCH"
                                  : "AB-MISMATCH")
