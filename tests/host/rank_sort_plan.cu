@@ -169,6 +169,24 @@ TEST_CASE("onesweep: values move directly only for 4-byte keys with 4-byte align
   CHECK_FALSE(gd::onesweep_shape<std::uint32_t, gd::no_values, true>::direct_values);   // keys only
 }
 
+TEST_CASE("onesweep: look-back states read a step, by shape", "[host][sort]") {
+  using path = gd::radix_values_path;
+  // Keys only: four a step in every shape.
+  CHECK(gd::onesweep_shape<std::uint32_t, gd::no_values, false>::lookback_window == 4);
+  CHECK(gd::onesweep_shape<std::uint32_t, gd::no_values, true>::lookback_window == 4);
+  CHECK(gd::onesweep_shape<gd::packed_pair<std::uint32_t>, gd::no_values, true>::lookback_window == 4);
+  // Pairs: four in one wave and in few waves, one in many waves (L2 traffic).
+  CHECK(gd::onesweep_shape<std::uint64_t, std::uint32_t, false>::lookback_window == 4);
+  CHECK(gd::onesweep_shape<std::uint64_t, std::uint32_t, true>::lookback_window == 1);
+  CHECK(gd::onesweep_shape<std::uint64_t, std::uint32_t, true, path::direct, true>::lookback_window == 4);
+  CHECK(gd::onesweep_shape<std::uint32_t, std::uint32_t, true, path::direct_packed>::lookback_window == 1);
+  CHECK(gd::onesweep_shape<std::uint32_t, std::uint32_t, true, path::direct_packed, true>::lookback_window == 4);
+  // The few-waves form changes nothing else.
+  CHECK(gd::onesweep_shape<std::uint64_t, std::uint32_t, true, path::direct, true>::tile_items ==
+        gd::onesweep_shape<std::uint64_t, std::uint32_t, true>::tile_items);
+  CHECK(gd::fused_shape<std::uint64_t, std::uint32_t>::lookback_window == 4);
+}
+
 TEST_CASE("onesweep: the workspace holds the layout of every pass shape", "[host][sort]") {
   check_workspace_holds_every_shape<std::uint32_t, std::uint32_t, unsigned>();
   check_workspace_holds_every_shape<std::uint32_t, std::uint32_t, unsigned long long>();

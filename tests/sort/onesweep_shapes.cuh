@@ -5,8 +5,9 @@
 // places (onesweep_shape::direct_values; the narrow ones for grids of a few waves), and tiles that
 // hold the values' ranks (devices with less DRAM bandwidth per SM than the H200), and the packed
 // passes, whose first pass (wide tiles) writes each pair as one 8-byte word for the passes after
-// it (launch_onesweep_packed; outputs not aligned to 8 bytes take the wide tiles). Which one a sort
-// takes depends on the device and n
+// it (launch_onesweep_packed; outputs not aligned to 8 bytes take the wide tiles). Pairs whose
+// early-scatter grid is a few waves take a form of their shape that reads four look-back states a
+// step (onesweep_shape's FewWaves). Which one a sort takes depends on the device and n
 // (an H200 takes the early one from about 3.8M 4-byte keys), so this case forces each in turn
 // through the test hook detail::onesweep_shape_override, at sizes that the sanitizers can run:
 // every key width, keys and pairs, whole and partial windows, both orders, bitwise against CUB.
@@ -42,16 +43,20 @@ void check_both_onesweep_shapes() {
   // (ranked with 4 ballots in whole keys-only tiles).
   if (key_bits<Key> >= 32) distributions.push_back(distribution::low_20_bits);
   // Shapes 2 (narrow, values direct), 3 (values' ranks held) and 4 (packed passes) differ from 1
-  // (wide, values direct) only for pairs that can move their values directly.
+  // (wide, values direct) only for pairs that can move their values directly. Shape 5 is the
+  // few-waves form of 4 (of 1 for other pairs), whose look-back reads four states a step; it
+  // differs only for pairs.
   constexpr bool direct_pairs = gpuprim::detail::onesweep_shape<Key, std::uint32_t, true>::direct_values;
-  for (int shape : {0, 1, 2, 3, 4}) {
-    if (shape >= 2 && !direct_pairs) continue;
+  for (int shape : {0, 1, 2, 3, 4, 5}) {
+    if (shape >= 2 && shape <= 4 && !direct_pairs) continue;
     INFO("onesweep shape forced: " << (shape == 0   ? "one wave (ranks in registers)"
                                        : shape == 1 ? "early scatter"
                                        : shape == 2 ? "narrow early scatter, values direct"
                                        : shape == 3 ? "early scatter, values' ranks held"
-                                                    : "packed passes"));
-    // 0: one wave, 1: early scatter, 2: narrow early scatter, 3: values' ranks held, 4: packed
+                                       : shape == 4 ? "packed passes"
+                                                    : "early scatter or packed passes, few waves"));
+    // 0: one wave, 1: early scatter, 2: narrow early scatter, 3: values' ranks held, 4: packed,
+    // 5: few waves (pairs)
     const scoped_hook forced(gpuprim::detail::onesweep_shape_override, shape);
     for_each_window_case<Key>(sizes, distributions, 7,
                               [&](const std::vector<Key>& keys, const std::vector<std::uint32_t>& values,
@@ -62,7 +67,7 @@ void check_both_onesweep_shapes() {
                                 }
                                 if (shape < 2) check_sort<Key>(keys, {}, c);
                                 check_sort<Key, std::uint32_t>(keys, values, c);
-                                if (shape == 4 && window == 1) {
+                                if (shape >= 4 && window == 1) {
                                   // Outputs one item off 8-byte alignment: the wide tiles instead.
                                   sort_call misaligned = c;
                                   misaligned.offset = 1;

@@ -201,8 +201,9 @@ inline constexpr int radix_item_bytes =
 /// one-wave and fused tiles), the tiles publish at about the same time and a look-back of one tile
 /// a step walks back over all of them; four a step: u32/u32 pairs 0.90-0.96x the time from 20000
 /// to 2^21 keys, u64/u32 pairs 0.86-0.96x up to 2^20 (H200 and H100 80GB HBM3 alike; two a step
-/// 0.94-0.99x). u64/u32 early-scatter tiles with four: 0.93-0.96x at 2-4M but 1.01x at 2^26, left
-/// at one (notes/PERF.md, session 35).
+/// 0.94-0.99x). Early-scatter pair tiles in a grid of a few waves read four too (onesweep_shape's
+/// FewWaves, radix_lookback_few_waves_below): u64/u32 0.94-0.95x at 2-4M, 0.98x at 2^23, but 1.01x
+/// at 2^26; u32/u32 (the first packed pass) 0.97-0.99x at 4-12M (notes/PERF.md, sessions 35-36).
 template <class Value, bool ManyWaves>
 inline constexpr int radix_lookback_window = !ManyWaves || std::is_same_v<Value, no_values> ? 4 : 1;
 
@@ -222,7 +223,12 @@ inline constexpr int radix_lookback_window = !ManyWaves || std::is_same_v<Value,
 ///
 /// `Path`: how the early-scatter tiles of pairs that can take either way (direct_capable) move
 /// their values; other shapes ignore it.
-template <class Key, class Value, bool EarlyScatter = false, radix_values_path Path = radix_values_path::direct>
+///
+/// `FewWaves`: early-scatter tiles launched in a grid of only a few waves of them
+/// (radix_lookback_few_waves_below), which read look-back states as one-wave passes do
+/// (radix_lookback_window); other shapes ignore it.
+template <class Key, class Value, bool EarlyScatter = false, radix_values_path Path = radix_values_path::direct,
+          bool FewWaves = false>
 struct onesweep_shape {
   static constexpr int bytes = radix_item_bytes<Key, Value>;
   static constexpr bool has_values = !std::is_same_v<Value, no_values>;
@@ -294,7 +300,7 @@ struct onesweep_shape {
   /// shape needs it to fit 56 registers (96 bytes spilled without).
   static constexpr bool fresh_digits = !has_values || sizeof(Key) == 8 || narrow;
   /// Predecessor tiles whose look-back states one step of the look-back reads at once.
-  static constexpr int lookback_window = radix_lookback_window<Value, EarlyScatter>;
+  static constexpr int lookback_window = radix_lookback_window<Value, EarlyScatter && !FewWaves>;
 };
 
 /// Tiles of the fused single-launch sort (mid sizes: every pass is one latency-bound wave, so
@@ -1466,8 +1472,9 @@ cudaError_t launch_onesweep_with(const device_facts& device, void* temp, std::si
 /// size, 0 forces the one-wave passes, 1 the early-scatter passes, and for pairs that can move
 /// their values directly (onesweep_shape::direct_capable) 1 the wide direct tiles, 2 the narrow
 /// ones, 3 the tiles that hold the values' ranks and 4 the packed passes (launch_onesweep_packed;
-/// the wide tiles where the outputs cannot hold words) (else 2, 3 and 4 as 1); up to 2^30 keys.
-/// Tests and sanitizer runs cover every shape at small sizes with it.
+/// the wide tiles where the outputs cannot hold words) (else 2, 3 and 4 as 1); 5 as 4 (as 1 for
+/// other pairs) in the few-waves form (onesweep_shape's FewWaves), which 1-4 never take; up to 2^30
+/// keys. Tests and sanitizer runs cover every shape at small sizes with it.
 inline std::atomic<int> onesweep_shape_override{-1};
 
 /// Where direct_capable pairs may move their values directly (radix_direct_values_fit), the passes
@@ -1484,6 +1491,14 @@ inline std::atomic<int> onesweep_shape_override{-1};
 /// 1.09 and held 1.05 on the H100.
 inline constexpr std::size_t radix_direct_narrow_below = 2;
 inline constexpr std::size_t radix_direct_wide_from = 16;
+
+/// Early-scatter grids of pairs (onesweep_shape's FewWaves) with fewer tiles than this per SM read
+/// four look-back states a step, as one-wave passes do (radix_lookback_window). Pair tiles hold two
+/// blocks an SM, so that is up to four waves. H200, u64/u32 pairs, four states a step against one:
+/// 2^21 0.94x the time, 3000017-2^22 0.95x, 2^23 0.98x, 2^24 0.99-1.00x, 2^26 1.013x (H100 80GB
+/// HBM3: 0.94x, 0.95x, 0.96x, 1.00x, 1.00x, 1.015x); u32/u32 pairs, the first of the packed passes:
+/// 2^22 0.98x, 6000011 0.97x, 2^23 0.99x, 12000007 0.98x (notes/PERF.md, sessions 35 and 36).
+inline constexpr std::size_t radix_lookback_few_waves_below = 8;
 
 /// Devices with at least this much DRAM bandwidth per SM (MB/s, dram_mbps_per_sm) take the wide
 /// direct tiles of direct_capable pairs (onesweep_shape::direct_values), as the value prefetch: H200
@@ -1549,10 +1564,11 @@ template <class Key, class Value, bool Descending, class State>
 /// 0.95-0.97x, (narrow tiles) 2^22 0.91-0.92x; H200 (wide tiles) 2^26-2^28 0.99-1.00x, (held tiles)
 /// 2^24 0.98x, 8-12M 0.995x, 6000011 1.011x, (narrow tiles) 2^22 0.92x. Below two wide tiles per
 /// SM the narrow tiles stay (radix_direct_narrow_below).
-template <class Key, class Value, bool Descending, class State>
+/// `FewWaves`: the first pass's grid is a few waves (radix_lookback_few_waves_below).
+template <class Key, class Value, bool Descending, class State, bool FewWaves = false>
 cudaError_t launch_onesweep_packed(const device_facts& device, void* temp, std::size_t temp_bytes,
                                    radix_sort_args<Key, Value> a, int passes, cudaStream_t stream) {
-  using first_shape = onesweep_shape<Key, Value, true, radix_values_path::direct_packed>;
+  using first_shape = onesweep_shape<Key, Value, true, radix_values_path::direct_packed, FewWaves>;
   using rest_shape = onesweep_shape<packed_pair<Key>, no_values, true>;
   static_assert(first_shape::packed_out && rest_shape::early_scatter, "packed passes");
   return launch_onesweep_with<Key, Value, Descending, State, first_shape, rest_shape>(device, temp, temp_bytes, a,
@@ -1607,18 +1623,20 @@ cudaError_t launch_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args<
       return launch_onesweep_with<Key, Value, Descending, State, one_wave>(device, temp, temp_bytes, a, passes,
                                                                            stream);
     }
+    const std::size_t sms = std::size_t(device.sm_count > 0 ? device.sm_count : 1);
+    const std::size_t wave_tiles = (a.n + waves::tile_items - 1) / waves::tile_items;
+    // Pairs whose early-scatter grid is a few waves read four look-back states a step (FewWaves).
+    const bool few_waves = forced < 0 ? wave_tiles < radix_lookback_few_waves_below * sms : forced == 5;
     if constexpr (waves::direct_values) {
-      // Forced: 1 wide, 2 narrow, 3 held, 4 packed (where the outputs hold words, else wide). Else
-      // by size, where the device takes them.
-      bool narrow = forced == 2, wide = forced == 1 || forced == 4, packed = forced == 4;
+      // Forced: 1 wide, 2 narrow, 3 held, 4 packed (where the outputs hold words, else wide), 5 as 4
+      // with few waves. Else by size, where the device takes them.
+      bool narrow = forced == 2, wide = forced == 1 || forced >= 4, packed = forced >= 4;
       if (forced < 0) {
         e = radix_direct_values_fit<Key, Value, Descending, State>(device, narrow, wide, packed);
         if (e != cudaSuccess) return e;
-        const std::size_t wide_tiles = (a.n + waves::tile_items - 1) / waves::tile_items;
-        const std::size_t sms = std::size_t(device.sm_count > 0 ? device.sm_count : 1);
-        narrow = narrow && wide_tiles < radix_direct_narrow_below * sms;
+        narrow = narrow && wave_tiles < radix_direct_narrow_below * sms;
         packed = packed && !narrow;
-        wide = wide && !narrow && wide_tiles >= radix_direct_wide_from * sms;
+        wide = wide && !narrow && wave_tiles >= radix_direct_wide_from * sms;
       }
       if (narrow) {
         using narrow_shape = onesweep_shape<Key, Value, true, radix_values_path::direct_narrow>;
@@ -1626,10 +1644,19 @@ cudaError_t launch_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args<
                                                                                  stream);
       }
       if (packed && radix_outputs_hold_words(a)) {
-        return launch_onesweep_packed<Key, Value, Descending, State>(device, temp, temp_bytes, a, passes, stream);
+        return few_waves ? launch_onesweep_packed<Key, Value, Descending, State, true>(device, temp, temp_bytes, a,
+                                                                                       passes, stream)
+                         : launch_onesweep_packed<Key, Value, Descending, State>(device, temp, temp_bytes, a, passes,
+                                                                                 stream);
       }
       if (!wide) {
         return launch_onesweep_with<Key, Value, Descending, State, held>(device, temp, temp_bytes, a, passes, stream);
+      }
+    }
+    if constexpr (waves::has_values && !waves::direct_values) {
+      if (few_waves) {
+        using few = onesweep_shape<Key, Value, true, radix_values_path::direct, true>;
+        return launch_onesweep_with<Key, Value, Descending, State, few>(device, temp, temp_bytes, a, passes, stream);
       }
     }
     return launch_onesweep_with<Key, Value, Descending, State, waves>(device, temp, temp_bytes, a, passes, stream);
