@@ -1,6 +1,7 @@
 // Session 36: host time per call (std::chrono, 200 calls queued, then a sync; medians of 21
 // batches) of an empty launch and of the small sorts, gpuprim and CUB: how much of the 2^10 rows'
 // event-timed ~7 us is the host's work to launch.
+#include "check.cuh"
 #include <gpuprim/radix_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <algorithm>
@@ -9,14 +10,6 @@
 #include <cstdlib>
 #include <functional>
 #include <vector>
-#define CK(x)                                                           \
-  do {                                                                  \
-    cudaError_t e_ = (x);                                               \
-    if (e_ != cudaSuccess) {                                            \
-      printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-      exit(1);                                                          \
-    }                                                                   \
-  } while (0)
 struct big {
   char b[96];
 };

@@ -3,6 +3,7 @@
 // through 64 copies), the four kinds interleaved call by call so that host drift hits all alike.
 // `./small64 [calls]` prints median / p10 / p90 per kind and size; `./small64 0` runs each kind
 // once (for ncu: kernel durations).
+#include "check.cuh"
 #include <gpuprim/radix_sort.cuh>
 #include <algorithm>
 #include <cstdio>
@@ -10,14 +11,6 @@
 #include <functional>
 #include <random>
 #include <vector>
-#define CK(x)                                                                         \
-  do {                                                                                \
-    cudaError_t e_ = (x);                                                             \
-    if (e_ != cudaSuccess) {                                                          \
-      printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));               \
-      exit(1);                                                                        \
-    }                                                                                 \
-  } while (0)
 int main(int argc, char** argv) {
   const int calls = argc > 1 ? atoi(argv[1]) : 3000;
   const size_t copies = 64, nmax = 4096;
