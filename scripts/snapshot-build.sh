@@ -25,5 +25,5 @@ find "$snap/build" -type f -executable -size +100k | while read -r f; do
   if file "$f" | grep -q ELF; then strip --strip-unneeded "$f"; fi
 done
 # One compressed file to carry (the device tool carries at most 64 MiB).
-tar -C build -cf - snap | xz -T0 -6 > build/snap.tar.xz
+tar -C build -cf - snap | xz -T0 -9e > build/snap.tar.xz
 du -sh "$snap" build/snap.tar.xz
