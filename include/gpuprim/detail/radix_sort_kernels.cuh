@@ -1494,11 +1494,13 @@ inline constexpr std::size_t radix_direct_wide_from = 16;
 
 /// Early-scatter grids of pairs (onesweep_shape's FewWaves) with fewer tiles than this per SM read
 /// four look-back states a step, as one-wave passes do (radix_lookback_window). Pair tiles hold two
-/// blocks an SM, so that is up to four waves. H200, u64/u32 pairs, four states a step against one:
-/// 2^21 0.94x the time, 3000017-2^22 0.95x, 2^23 0.98x, 2^24 0.99-1.00x, 2^26 1.013x (H100 80GB
-/// HBM3: 0.94x, 0.95x, 0.96x, 1.00x, 1.00x, 1.015x); u32/u32 pairs, the first of the packed passes:
-/// 2^22 0.98x, 6000011 0.97x, 2^23 0.99x, 12000007 0.98x (notes/PERF.md, sessions 35 and 36).
-inline constexpr std::size_t radix_lookback_few_waves_below = 8;
+/// blocks an SM, so that is up to eight waves. H200, u64/u32 pairs, four states a step against one:
+/// 2^21 (1.6 tiles an SM) 0.94x the time, 3000017-2^22 0.95x, 2^23 0.98x, 2^24 (12.7) 0.998-0.999x,
+/// 2^26 (51) 1.013x (H100 80GB HBM3: 0.94x, 0.95x, 0.96x, 1.00x, 1.00x, 1.015x); u32/u32 pairs,
+/// the first of the packed passes: 2^22 0.98x, 6000011 0.97x, 2^23 0.99x, 12000007 0.98x, 2^24
+/// (10.3) 0.987-0.989x (keys in [0, 2^20) 0.979-0.990x) against 8 tiles an SM as the limit
+/// (notes/PERF.md, session 36).
+inline constexpr std::size_t radix_lookback_few_waves_below = 16;
 
 /// Devices with at least this much DRAM bandwidth per SM (MB/s, dram_mbps_per_sm) take the wide
 /// direct tiles of direct_capable pairs (onesweep_shape::direct_values), as the value prefetch: H200
