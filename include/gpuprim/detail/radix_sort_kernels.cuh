@@ -202,8 +202,9 @@ inline constexpr int radix_item_bytes =
 /// a step walks back over all of them; four a step: u32/u32 pairs 0.90-0.96x the time from 20000
 /// to 2^21 keys, u64/u32 pairs 0.86-0.96x up to 2^20 (H200 and H100 80GB HBM3 alike; two a step
 /// 0.94-0.99x). Early-scatter pair tiles in a grid of a few waves read four too (onesweep_shape's
-/// FewWaves, radix_lookback_few_waves_below): u64/u32 0.94-0.95x at 2-4M, 0.98x at 2^23, but 1.01x
-/// at 2^26; u32/u32 (the first packed pass) 0.97-0.99x at 4-12M (notes/PERF.md, sessions 35-36).
+/// FewWaves, radix_lookback_few_waves_below): u64/u32 0.94-0.95x at 2-4M, 0.98x at 2^23, 1.00x at
+/// 2^24, but 1.01x at 2^26; u32/u32 (the first packed pass) 0.97-0.99x at 4M-2^24 (notes/PERF.md,
+/// sessions 35-36).
 template <class Value, bool ManyWaves>
 inline constexpr int radix_lookback_window = !ManyWaves || std::is_same_v<Value, no_values> ? 4 : 1;
 
