@@ -5,7 +5,7 @@
 // loads 16 bytes at a time from the first aligned key on. This case forces the second kernel
 // (test hook detail::radix_histogram_override) at sizes the sanitizers can run, bitwise against
 // CUB: every mode, a misaligned head, partial chunks, several chunks a block, windows, both
-// orders, and floating keys with zeros (the -0.0 fix-up flag).
+// orders, and floating keys with zeros of both signs and of one (the -0.0 fix-up's choice).
 #include "sort/device_sort_common.cuh"
 
 namespace {
@@ -28,7 +28,13 @@ void check_column_histogram() {
     distributions.push_back(distribution::sparse_bits);
   }
   if (sizeof(Key) >= 4) distributions.push_back(distribution::low_20_bits);
-  if (is_floating_key<Key>) distributions.push_back(distribution::float_specials);
+  if (is_floating_key<Key>) {
+    // Zeros of both signs (the passes fix up the digits), and of one sign (only the windows short
+    // of the whole key fix up: radix_plan moves the keys back to their own digits' counts).
+    distributions.push_back(distribution::float_specials);
+    distributions.push_back(distribution::float_negative_zeros);
+    distributions.push_back(distribution::float_positive_zeros);
+  }
   for_each_window_case<Key>(sizes, distributions, 11,
                             [&](const std::vector<Key>& keys, const std::vector<std::uint32_t>& values, sort_call c,
                                 int window, distribution d) {

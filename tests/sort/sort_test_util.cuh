@@ -179,6 +179,11 @@ enum class distribution {
   sparse_bits,     // AND of three random words: few ones, many equal high digits
   low_20_bits,     // [0, 2^20) as raw bits (32- and 64-bit keys)
   float_specials,  // +-0, +-inf, NaNs with several payloads, denormals, extremes, random bits
+  // Random bits with every eighth key (on average) a zero of one sign and no zero of the other:
+  // for an ascending (descending) sort of the whole key, -0.0 (+0.0) is the key that the -0.0
+  // fix-up changes, which this sort's passes need not apply. Not in distributions_for.
+  float_negative_zeros,
+  float_positive_zeros,
 };
 
 inline const char* distribution_name(distribution d) {
@@ -190,6 +195,8 @@ inline const char* distribution_name(distribution d) {
     case distribution::all_equal: return "all equal";
     case distribution::sparse_bits: return "sparse bits";
     case distribution::low_20_bits: return "low 20 bits";
+    case distribution::float_negative_zeros: return "random bits, zeros all -0.0";
+    case distribution::float_positive_zeros: return "random bits, zeros all +0.0";
     default: return "float specials";
   }
 }
@@ -255,8 +262,19 @@ std::vector<Key> make_keys(std::size_t n, distribution d, std::mt19937_64& rng) 
       for (auto& k : keys) k = from_bits<Key>(static_cast<B>(rng() & ((1u << 20) - 1)));
       break;
     case distribution::float_specials:
+    case distribution::float_negative_zeros:
+    case distribution::float_positive_zeros:
       if constexpr (is_floating_key<Key>) {
-        for (auto& k : keys) k = from_bits<Key>(special_bits<Key>(rng));
+        if (d == distribution::float_specials) {
+          for (auto& k : keys) k = from_bits<Key>(special_bits<Key>(rng));
+        } else {
+          const B zero = d == distribution::float_negative_zeros ? sign_bit<Key> : B(0);
+          for (auto& k : keys) {
+            const B r = random_bits();
+            const bool random_zero = static_cast<B>(r & ~sign_bit<Key>) == 0;
+            k = from_bits<Key>(rng() % 8 == 0 || random_zero ? zero : r);
+          }
+        }
         break;
       }
       [[fallthrough]];

@@ -75,14 +75,16 @@ struct radix_sort_counters {
   unsigned tiles_done[radix_max_passes];    // fused sort: tiles of each pass done
   unsigned count_ticket;                    // histogram blocks (or tiles) started
   unsigned counts_clear;                    // 1 once `counts` is zeroed
-  unsigned fixup_seen;                      // floating keys: 1 once the histogram saw a key that
-                                            // radix_key::digit_bits changes (radix_key::needs_fixup)
+  unsigned other_zero_seen;                 // floating keys: 1 once the histogram saw a zero that
+                                            // digit_bits leaves as it is (ordered as high_bit)
+  unsigned long long fixup_keys;            // floating keys: the keys that digit_bits changes
 };
 
 /// Per-call control block in the workspace.
 struct radix_sort_control {
   radix_sort_counters head;                                   // zeroed by a memset
   unsigned active_passes;                                     // passes left after skipping
+  unsigned digits_fixed;  // floating keys: 1 when the passes take digits through digit_bits
   int pass_shift[radix_max_passes];                           // of each pass left, in order
   int pass_bits[radix_max_passes];
   int pass_position[radix_max_passes];                        // its row in counts / offsets
@@ -357,6 +359,21 @@ struct radix_plan_storage {
   unsigned digit_and[radix_max_passes];
 };
 
+/// What one thread of a histogram saw of the floating zeros: the keys that the -0.0 fix-up
+/// changes (radix_key::needs_fixup) and those of the other zero (ordered as high_bit). radix_plan
+/// decides from the whole sort's whether the passes need the fix-up. Two compares and two adds a
+/// key, in place of the fix-up of every key's digits: a first version that also kept each key's
+/// fixed-up digits and a bit mask of the zero kinds made f32 sorts 1-2% slower at 2^24-2^28 (H200).
+struct radix_zero_tally {
+  unsigned fixup_keys = 0;
+  unsigned other_zeros = 0;
+  template <class Key>
+  GPUPRIM_DEVICE void add(typename radix_key<Key>::bits_t ordered) {
+    fixup_keys += radix_key<Key>::needs_fixup(ordered) ? 1u : 0u;
+    other_zeros += ordered == radix_key<Key>::high_bit ? 1u : 0u;
+  }
+};
+
 /// Shared memory of the upfront histogram of radix_histogram_threads threads (8-byte keys, and the
 /// fused sort's histogram items).
 struct radix_histogram_storage {
@@ -366,21 +383,20 @@ struct radix_histogram_storage {
 
 /// Adds the digits of every pass of `ordered` (bit-ordered keys, the first `count` valid) to the
 /// block's counters: pass by pass (a uniform test per pass, not per key). Each key is first
-/// replaced by its fixed-up bits (radix_key::digit_bits), once for all its passes.
+/// counted by its own digits (radix_plan moves the keys that the -0.0 fix-up changes where the
+/// passes fix up), floating keys tallied (radix_zero_tally).
 template <class Key, bool Full>
 GPUPRIM_DEVICE void radix_count_chunk(radix_histogram_storage& s,
                                       typename radix_key<Key>::bits_t (&ordered)[radix_histogram_items], int count,
-                                      int passes, int begin_bit, int end_bit, bool& fixup_seen) {
+                                      int passes, int begin_bit, int end_bit, radix_zero_tally& zeros) {
   using traits = radix_key<Key>;
   constexpr int key_passes = traits::bits / radix_bits;  // the most passes a key can need
   if constexpr (traits::is_float) {
 #pragma unroll
     for (int i = 0; i < radix_histogram_items; ++i) {
-      if ((Full || i < count) && traits::needs_fixup(ordered[i])) fixup_seen = true;
+      if (Full || i < count) zeros.add<Key>(ordered[i]);
     }
   }
-#pragma unroll
-  for (int i = 0; i < radix_histogram_items; ++i) ordered[i] = traits::digit_bits(ordered[i]);
 #pragma unroll
   for (int p = 0; p < key_passes; ++p) {
     if (p < passes) {
@@ -417,11 +433,19 @@ GPUPRIM_DEVICE void radix_start_counting(bool& clears_counts, radix_sort_control
 }
 
 /// Every histogram block after it counts, before it adds its counts to the global ones: waits for
-/// them to be zeroed and raises radix_sort_counters::fixup_seen if a thread of the block saw a key
-/// that needs the -0.0 fix-up.
-GPUPRIM_DEVICE void radix_finish_counting(radix_sort_control* control, bool fixup_seen) {
+/// them to be zeroed and, for floating keys, adds what its threads saw of the zeros to
+/// radix_sort_counters::fixup_keys and other_zero_seen.
+template <class Key>
+GPUPRIM_DEVICE void radix_finish_counting(radix_sort_control* control, const radix_zero_tally& zeros) {
   if (threadIdx.x == 0) wait_for_count(&control->head.counts_clear, 1u);
-  if (__syncthreads_or(fixup_seen) && threadIdx.x == 0) atomicOr(&control->head.fixup_seen, 1u);
+  if constexpr (radix_key<Key>::is_float) {
+    if (zeros.fixup_keys != 0) {
+      atomicAdd(&control->head.fixup_keys, static_cast<unsigned long long>(zeros.fixup_keys));
+    }
+    if (__syncthreads_or(zeros.other_zeros != 0) && threadIdx.x == 0) atomicOr(&control->head.other_zero_seen, 1u);
+  } else {
+    __syncthreads();
+  }
 }
 
 /// The upfront histogram kernels' grids zero `vectors` 16-byte vectors at `clear` (pass 0's
@@ -449,7 +473,7 @@ GPUPRIM_DEVICE void radix_count_digits(radix_histogram_storage& s, const Key* ke
     s.counts[k / radix_bins][k % radix_bins] = 0;
   }
   radix_start_counting(s.plan.clears_counts, control, passes);
-  bool fixup_seen = false;  // floating keys: this thread saw a key that needs the -0.0 fix-up
+  radix_zero_tally zeros;  // floating keys
   for (std::size_t base = first; base < end; base += stride) {
     // Thread t holds items t, t + threads, ...: each load instruction of a warp is coalesced.
     bits_t ordered[radix_histogram_items];
@@ -459,7 +483,7 @@ GPUPRIM_DEVICE void radix_count_digits(radix_histogram_storage& s, const Key* ke
       for (int i = 0; i < radix_histogram_items; ++i) {
         ordered[i] = traits::order(chunk_bits[i * radix_histogram_threads], Descending);
       }
-      radix_count_chunk<Key, true>(s, ordered, radix_histogram_items, passes, begin_bit, end_bit, fixup_seen);
+      radix_count_chunk<Key, true>(s, ordered, radix_histogram_items, passes, begin_bit, end_bit, zeros);
     } else {
       const std::size_t left = end - base - threadIdx.x;  // > 0 for the threads with items
       const int count = end - base > threadIdx.x
@@ -469,10 +493,10 @@ GPUPRIM_DEVICE void radix_count_digits(radix_histogram_storage& s, const Key* ke
       for (int i = 0; i < radix_histogram_items; ++i) {
         ordered[i] = i < count ? traits::order(chunk_bits[i * radix_histogram_threads], Descending) : bits_t(0);
       }
-      radix_count_chunk<Key, false>(s, ordered, count, passes, begin_bit, end_bit, fixup_seen);
+      radix_count_chunk<Key, false>(s, ordered, count, passes, begin_bit, end_bit, zeros);
     }
   }
-  radix_finish_counting(control, fixup_seen);
+  radix_finish_counting<Key>(control, zeros);
   for (int k = threadIdx.x; k < passes * radix_bins; k += radix_histogram_threads) {
     const unsigned c = s.counts[k / radix_bins][k % radix_bins];
     if (c != 0) atomicAdd(&control->counts[k / radix_bins][k % radix_bins], static_cast<unsigned long long>(c));
@@ -496,12 +520,42 @@ GPUPRIM_DEVICE bool radix_histogram_arrive(radix_plan_storage<Threads>& s, radix
 /// The last histogram block (n > 0): scans each pass's counts into global digit offsets, drops
 /// every pass in which all keys share one digit, and notes for each pass left how many of its
 /// digits' low bits differ between keys (the ranking's ballots need only those).
-template <int Threads>
+///
+/// Floating keys: the histogram counted every key by its own digits. The passes take digits through
+/// radix_key::digit_bits (the -0.0 fix-up; digits_fixed 1) where a key needs it, unless `may_unfix`
+/// (passes that can take either digits: radix_onesweep_kernel), the window is the whole key and the
+/// sort's zeros all have one sign: then no key lies between the two zeros' patterns, and the keys
+/// order alike either way. Where they fix up, the keys that the fix-up changes move to their fixed
+/// digits in the counts first. The fix-up costs f32 sorts ~6% at 2^26-2^28 (H200).
+template <class Key, int Threads>
 GPUPRIM_DEVICE void radix_plan(radix_plan_storage<Threads>& s, radix_sort_control* control, int begin_bit,
-                               int end_bit) {
+                               int end_bit, bool may_unfix) {
   using scan_t = block_scan<unsigned long long, Threads>;
   static_assert(Threads >= radix_bins, "one thread per digit in the final scan");
   const int passes = (end_bit - begin_bit + radix_bits - 1) / radix_bits;
+  if constexpr (radix_key<Key>::is_float) {
+    using traits = radix_key<Key>;
+    using bits_t = typename traits::bits_t;
+    if (threadIdx.x == 0) {
+      const unsigned long long moved = __ldcg(&control->head.fixup_keys);
+      const bool whole_key = begin_bit == 0 && end_bit == traits::bits;
+      const bool fixed =
+          moved != 0 && (!may_unfix || __ldcg(&control->head.other_zero_seen) != 0 || !whole_key);
+      if (fixed) {
+        for (int p = 0; p < passes; ++p) {
+          const int shift = begin_bit + p * radix_bits;
+          const int bits = end_bit - shift < radix_bits ? end_bit - shift : radix_bits;
+          unsigned long long* from =
+              &control->counts[p][traits::digit_of_bits(static_cast<bits_t>(traits::high_bit - 1), shift, bits)];
+          unsigned long long* to = &control->counts[p][traits::digit_of_bits(traits::high_bit, shift, bits)];
+          __stcg(from, __ldcg(from) - moved);
+          __stcg(to, __ldcg(to) + moved);
+        }
+      }
+      control->digits_fixed = fixed ? 1u : 0u;
+    }
+    __syncthreads();
+  }
   const bool digit_thread = threadIdx.x < radix_bins;
   for (int p = 0; p < passes; ++p) {
     const unsigned long long c = digit_thread ? __ldcg(&control->counts[p][threadIdx.x]) : 0;
@@ -547,7 +601,7 @@ __global__ void __launch_bounds__(radix_histogram_threads)
   constexpr std::size_t chunk = std::size_t(radix_histogram_threads) * radix_histogram_items;
   radix_count_digits<Key, Descending>(s, keys, blockIdx.x * chunk, n, std::size_t(gridDim.x) * chunk, begin_bit,
                                       end_bit, control);
-  if (radix_histogram_arrive(s.plan, control, gridDim.x)) radix_plan(s.plan, control, begin_bit, end_bit);
+  if (radix_histogram_arrive(s.plan, control, gridDim.x)) radix_plan<Key>(s.plan, control, begin_bit, end_bit, true);
 }
 
 /// Keys of up to 4 bytes: the upfront histogram, counted per warp and digit position in one of
@@ -594,7 +648,7 @@ __global__ void __launch_bounds__(radix_column_histogram<Key>::threads, 1)
   radix_start_counting(plan.clears_counts, control, passes);
 
   const unsigned lane = threadIdx.x % 32;
-  bool fixup_seen = false;
+  radix_zero_tally zeros;  // floating keys
   const auto* key_bits = reinterpret_cast<const bits_t*>(keys);
   // Keys before the first 16-byte boundary (misaligned input): block 0, one a thread.
   const std::size_t misaligned = (16 - reinterpret_cast<std::uintptr_t>(keys) % 16) % 16 / sizeof(bits_t);
@@ -617,16 +671,17 @@ __global__ void __launch_bounds__(radix_column_histogram<Key>::threads, 1)
       if (p < passes) add_to_columns(bits, count, p);
     }
   };
-  const auto to_digit_bits = [&](bits_t(&bits)[shape::items], int count) {
+  const auto tally_zeros = [&](const bits_t(&bits)[shape::items], int count) {
+    if constexpr (traits::is_float) {
 #pragma unroll
-    for (int i = 0; i < shape::items; ++i) {
-      if constexpr (traits::is_float) fixup_seen |= i < count && traits::needs_fixup(bits[i]);
-      bits[i] = traits::digit_bits_scheduled(bits[i]);
+      for (int i = 0; i < shape::items; ++i) {
+        if (i < count) zeros.add<Key>(bits[i]);
+      }
     }
   };
   if (blockIdx.x == 0 && threadIdx.x < head) {
     bits_t bits[shape::items] = {traits::order(key_bits[threadIdx.x], Descending)};
-    to_digit_bits(bits, 1);
+    tally_zeros(bits, 1);
     count_columns(bits, 1);
   }
   const std::size_t stride = std::size_t(gridDim.x) * shape::chunk;
@@ -642,7 +697,7 @@ __global__ void __launch_bounds__(radix_column_histogram<Key>::threads, 1)
       std::memcpy(bits, v, sizeof(v));
 #pragma unroll
       for (int i = 0; i < shape::items; ++i) bits[i] = traits::order(bits[i], Descending);
-      to_digit_bits(bits, shape::items);
+      tally_zeros(bits, shape::items);
       unsigned any = 0, all = ~0u;
 #pragma unroll
       for (int i = 0; i < shape::items; ++i) {
@@ -672,11 +727,11 @@ __global__ void __launch_bounds__(radix_column_histogram<Key>::threads, 1)
         bits[i] = i < count ? traits::order(key_bits[base + std::size_t(i) * shape::threads + threadIdx.x], Descending)
                             : bits_t(0);
       }
-      to_digit_bits(bits, count);
+      tally_zeros(bits, count);
       count_columns(bits, count);
     }
   }
-  radix_finish_counting(control, fixup_seen);
+  radix_finish_counting<Key>(control, zeros);
   // Each warp sums rows of 32 lane counters (one per bank) and the shared counter, and adds the
   // nonzero totals.
   const int warp = threadIdx.x / 32;
@@ -686,7 +741,7 @@ __global__ void __launch_bounds__(radix_column_histogram<Key>::threads, 1)
       atomicAdd(&control->counts[row / radix_bins][row % radix_bins], static_cast<unsigned long long>(c));
     }
   }
-  if (radix_histogram_arrive(plan, control, gridDim.x)) radix_plan(plan, control, begin_bit, end_bit);
+  if (radix_histogram_arrive(plan, control, gridDim.x)) radix_plan<Key>(plan, control, begin_bit, end_bit, true);
 }
 
 /// Shared memory of one onesweep tile.
@@ -749,8 +804,8 @@ GPUPRIM_DEVICE void onesweep_copy_tile(const radix_sort_args<Key, Value>& a, uns
 
 /// Tile `tile` of pass `slot` of the passes left after skipping: rank, publish, look back,
 /// scatter. Every thread of the block calls it; it reads the pass plan from the control block.
-/// `Fixup` false: digits without the -0.0 fix-up of floating keys, for sorts whose histogram saw no
-/// key that needs it (radix_sort_counters::fixup_seen).
+/// `Fixup` false: digits without the -0.0 fix-up of floating keys, for sorts whose plan asks for
+/// none (radix_sort_control::digits_fixed).
 template <class Key, class Value, bool Descending, class State, class Shape, bool Fixup = true>
 GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep_storage<Key, Value, Shape, State>& s,
                                   int slot, unsigned tile, State* states_even, State* states_odd) {
@@ -1062,10 +1117,11 @@ __global__ void __launch_bounds__(Shape::block_threads, radix_min_blocks_per_sm<
   if (threadIdx.x == 0) s.tile = atomicAdd(&a.control->head.tile_counter[slot], 1u);
   __syncthreads();
   if constexpr (radix_key<Key>::is_float) {
-    // Floating keys: the -0.0 fix-up in every digit only where the histogram saw a key that needs
-    // it (for ascending sorts a -0.0, for descending ones a +0.0). H200, same process as CUB, f32
-    // keys without zeros: 2^28 0.927x the time, 2^24 0.956x (notes/PERF.md, session 22).
-    if (a.control->head.fixup_seen != 0) {
+    // Floating keys: the -0.0 fix-up in every digit only where the plan asks for it (radix_plan:
+    // a key that needs it, for ascending sorts a -0.0, for descending ones a +0.0, and a zero of
+    // the other sign or a window short of the whole key). H200, same process as CUB, f32 keys
+    // without the fix-up: 2^28 0.927x the time, 2^24 0.956x (notes/PERF.md, session 22).
+    if (a.control->digits_fixed != 0) {
       onesweep_tile<Key, Value, Descending, State, Shape, true>(a, s, slot, s.tile, states_even, states_odd);
     } else {
       onesweep_tile<Key, Value, Descending, State, Shape, false>(a, s, slot, s.tile, states_even, states_odd);
@@ -1118,7 +1174,7 @@ __global__ void __launch_bounds__(Shape::block_threads, radix_min_blocks_per_sm<
                                           std::size_t(radix_histogram_threads) * radix_histogram_items, a.begin_bit,
                                           a.end_bit, control);
       if (radix_histogram_arrive(s.histogram.plan, control, tiles)) {
-        radix_plan(s.histogram.plan, control, a.begin_bit, a.end_bit);
+        radix_plan<Key>(s.histogram.plan, control, a.begin_bit, a.end_bit, false);  // its tiles always fix up
         __syncthreads();
         if (threadIdx.x == 0) {
           __threadfence();

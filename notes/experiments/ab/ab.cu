@@ -66,6 +66,8 @@ int main(int argc, char** argv) {
     sizes = {size_t(1) << 21, 3000017, size_t(1) << 22, size_t(1) << 23, size_t(1) << 24, size_t(1) << 26};
   else if (mode == "keysbig")  // keys only: u32 (uniform, below 2^20), f32 and u64 (uniform)
     sizes = {size_t(1) << 22, size_t(1) << 24, size_t(1) << 26, size_t(1) << 28};
+  else if (mode == "zeros")  // session 37: f32 keys, random bits without zeros, with one -0.0, with both zeros
+    sizes = {size_t(1) << 22, size_t(1) << 24, size_t(1) << 26, size_t(1) << 28};
   else
     sizes = {size_t(1) << 26};
   size_t nmax = *std::max_element(sizes.begin(), sizes.end());
@@ -105,6 +107,7 @@ int main(int argc, char** argv) {
   std::vector<const char*> dists = {"uniform", "bits20"};
   if (mode == "small") dists = {"uniform", "and2", "and3", "bits20"};
   if (mode == "tiny" || mode == "mid" || mode == "midpairs" || mode == "bigp64") dists = {"uniform"};
+  if (mode == "zeros") dists = {"nozero", "negzero", "bothzero"};
   for (const char* dist : dists) {
     for (auto& y : hk) y = g();
     if (!strcmp(dist, "bits20"))
@@ -113,6 +116,12 @@ int main(int argc, char** argv) {
       for (auto& y : hk) y &= g();
     if (!strcmp(dist, "and3"))
       for (auto& y : hk) y &= g();
+    if (mode == "zeros") {  // float bits: no zero but those placed below every size
+      for (auto& y : hk)
+        if ((y & 0x7fffffffu) == 0) y |= 1;
+      if (strcmp(dist, "nozero")) hk[12345] = 0x80000000u;  // -0.0
+      if (!strcmp(dist, "bothzero")) hk[777] = 0;           // +0.0
+    }
     for (size_t i = 0; i < nmax; ++i) hv[i] = unsigned(i);
     CK(cudaMemcpy(b.k, hk.data(), nmax * 8, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(b.v, hv.data(), nmax * 4, cudaMemcpyHostToDevice));
@@ -122,10 +131,11 @@ int main(int argc, char** argv) {
         if (mode == "midpairs" && kind != 0 && kind != 4) continue;
         if (mode == "bigp64" && kind != 4) continue;
         const bool few = mode == "small" || mode == "tiny" || mode == "mid";
-        const bool keys_only = mode == "keysbig";
+        const bool keys_only = mode == "keysbig" || mode == "zeros";
+        if (mode == "zeros" && kind != 2) continue;
         if (keys_only && kind == 0) continue;
         if (!few && !keys_only && kind == 1 && strcmp(dist, "uniform")) continue;
-        if (kind >= 2 && kind != 4 && (!(few || keys_only) || strcmp(dist, "uniform"))) continue;
+        if (kind >= 2 && kind != 4 && (!(few || keys_only) || (strcmp(dist, "uniform") && mode != "zeros"))) continue;
         float* fk = reinterpret_cast<float*>(b.k);
         float* fko = reinterpret_cast<float*>(b.ko);
         auto* wk = reinterpret_cast<unsigned long long*>(b.k);
