@@ -7,7 +7,8 @@
 // passes, whose first pass (wide tiles) writes each pair as one 8-byte word for the passes after
 // it (launch_onesweep_packed; outputs not aligned to 8 bytes take the wide tiles). Pairs whose
 // early-scatter grid is a few waves take a form of their shape that reads four look-back states a
-// step (onesweep_shape's FewWaves). Which one a sort takes depends on the device and n
+// step (onesweep_shape's FewWaves); one-wave grids of no more tiles than SMs take narrower tiles
+// where a type has two (onesweep_shape's FewTiles). Which one a sort takes depends on the device and n
 // (an H200 takes the early one from about 3.8M 4-byte keys), so this case forces each in turn
 // through the test hook detail::onesweep_shape_override, at sizes that the sanitizers can run:
 // every key width, keys and pairs, whole and partial windows, both orders, bitwise against CUB.
@@ -47,25 +48,28 @@ void check_both_onesweep_shapes() {
   // few-waves form of 4 (of 1 for other pairs), whose look-back reads four states a step; it
   // differs only for pairs.
   constexpr bool direct_pairs = gpuprim::detail::onesweep_shape<Key, std::uint32_t, true>::direct_values;
-  for (int shape : {0, 1, 2, 3, 4, 5}) {
+  for (int shape : {0, 1, 2, 3, 4, 5, 6}) {
     if (shape >= 2 && shape <= 4 && !direct_pairs) continue;
     INFO("onesweep shape forced: " << (shape == 0   ? "one wave (ranks in registers)"
                                        : shape == 1 ? "early scatter"
                                        : shape == 2 ? "narrow early scatter, values direct"
                                        : shape == 3 ? "early scatter, values' ranks held"
                                        : shape == 4 ? "packed passes"
-                                                    : "early scatter or packed passes, few waves"));
+                                       : shape == 5 ? "early scatter or packed passes, few waves"
+                                                    : "one wave, the narrower tiles of few-tile grids"));
     // 0: one wave, 1: early scatter, 2: narrow early scatter, 3: values' ranks held, 4: packed,
-    // 5: few waves (pairs)
+    // 5: few waves (pairs), 6: one wave with the tiles of few-tile grids
     const scoped_hook forced(gpuprim::detail::onesweep_shape_override, shape);
     for_each_window_case<Key>(sizes, distributions, 7,
                               [&](const std::vector<Key>& keys, const std::vector<std::uint32_t>& values,
                                   const sort_call& c, int window, distribution) {
                                 // Small mode: one window and order per shape (shapes 2 and 3: pairs only).
-                                if (small && (window != (shape >= 2 ? 1 : shape) || c.descending != (window == 1))) {
+                                // (Shape 6: as shape 0, the whole key ascending.)
+                                const int small_window = shape == 6 ? 0 : shape >= 2 ? 1 : shape;
+                                if (small && (window != small_window || c.descending != (window == 1))) {
                                   return;
                                 }
-                                if (shape < 2) check_sort<Key>(keys, {}, c);
+                                if (shape < 2 || shape == 6) check_sort<Key>(keys, {}, c);
                                 check_sort<Key, std::uint32_t>(keys, values, c);
                                 if (shape >= 4 && window == 1) {
                                   // Outputs one item off 8-byte alignment: the wide tiles instead.

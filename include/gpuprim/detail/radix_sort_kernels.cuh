@@ -230,18 +230,25 @@ inline constexpr int radix_lookback_window = !ManyWaves || std::is_same_v<Value,
 /// `FewWaves`: early-scatter tiles launched in a grid of only a few waves of them
 /// (radix_lookback_few_waves_below), which read look-back states as one-wave passes do
 /// (radix_lookback_window); other shapes ignore it.
+///
+/// `FewTiles`: one-wave tiles for a grid of no more tiles than SMs (radix_few_tiles_one_wave): the
+/// narrower tiles (4-byte keys 19 items, not 25; pairs of 8 bytes 20, not 26; pairs of 9 to 16
+/// bytes 16, not 18), so that more SMs sort a tile each; other shapes ignore it.
 template <class Key, class Value, bool EarlyScatter = false, radix_values_path Path = radix_values_path::direct,
-          bool FewWaves = false>
+          bool FewWaves = false, bool FewTiles = false>
 struct onesweep_shape {
   static constexpr int bytes = radix_item_bytes<Key, Value>;
   static constexpr bool has_values = !std::is_same_v<Value, no_values>;
-  // Signed integer keys spill at the wider one-wave tiles below (int32 keys 316 bytes at 25 items,
-  // 72 at 19; int32/u32 pairs 112 at 26; int64/int64 pairs 56 at 18), so they keep the narrower ones.
-  static constexpr bool signed_key = radix_key<Key>::is_signed_integer;
+  // Signed integer keys take the shapes of unsigned ones: the passes undo their order transform (an
+  // XOR) with one uniform mask (onesweep_tile's out_flip). With the transform applied per item under
+  // `last ? unorder(key) : key`, nvcc compiled two scatters and the wider tiles spilled (int32/u32
+  // pairs 116 bytes at 26 items, 92 in the packed first pass), so signed keys had kept narrower
+  // tiles and the held values (notes/PERF.md, session 38).
+  static constexpr bool few_tiles = FewTiles && !EarlyScatter;
   // The 25-item tile: 4-byte keys, keys only.
-  static constexpr bool wide_tile = bytes == 4 && sizeof(Key) == 4 && !signed_key;
+  static constexpr bool wide_tile = bytes == 4 && sizeof(Key) == 4 && !few_tiles;
   // The wider pair tiles (ranks and digits packed in registers until the values move).
-  static constexpr bool wide_pairs = has_values && !signed_key;
+  static constexpr bool wide_pairs = has_values && !few_tiles;
   static constexpr int block_threads = 384;
   /// Tiles of the one-wave passes (each tile's ranks held in registers until the exchange).
   static constexpr int one_wave_items = wide_tile ? 25
@@ -255,10 +262,9 @@ struct onesweep_shape {
   /// over. H200, same process as CUB, 2^28 keys, time against 25/20/26/18 items (notes/PERF.md,
   /// session 22): 4-byte keys 29 items 0.94, 32 0.926, 36 0.936 (f32 32: 0.970, 36: 0.987); u64
   /// keys 22 0.97, 26 0.918, 28 0.98; u64/u32 pairs 22 0.956, 26 0.944; u32/u32 pairs 28 0.986
-  /// (with digit_fresh 1.00), 30 1.007 (spills). Signed keys with values spill at these (int32/u32
-  /// 92 bytes at 28, int64/u32 64 at 26) and keep the one-wave tiles.
+  /// (with digit_fresh 1.00), 30 1.007 (spills).
   //
-  // Pairs of 4-byte unsigned or floating keys and 4-byte values whose values move straight to their
+  // Pairs of 4-byte keys and 4-byte values whose values move straight to their
   // places (direct_values, below) take 32 items, two blocks an SM, or in the narrow shape 19 items,
   // three blocks an SM (56 registers: digits through digit_fresh; 75 KB of shared memory a block).
   // H200, same process as CUB, u32/u32 pairs, time against the 28-item tiles that hold ranks and
@@ -267,15 +273,13 @@ struct onesweep_shape {
   // 2^23 0.989-1.000, 2^22 0.936-0.942, 3000017 0.895-0.902; keys in [0, 2^20) alike. On the H100
   // 80GB HBM3 the wide tiles took 1.023x the time at 2^26-2^28 (notes/PERF.md, session 29).
   // launch_onesweep takes them by size and device (radix_direct_wide_from, radix_direct_values_fit).
-  static constexpr bool direct_capable = has_values && bytes == 8 && sizeof(Key) == 4 && !signed_key &&
-                                         alignof(Value) == 4;
+  static constexpr bool direct_capable = has_values && bytes == 8 && sizeof(Key) == 4 && alignof(Value) == 4;
   static constexpr bool direct_values = EarlyScatter && direct_capable && Path != radix_values_path::held;
   static constexpr bool narrow = direct_values && Path == radix_values_path::direct_narrow;
   /// The first pass of launch_onesweep_packed: writes packed pairs (radix_packed_buffers) unless it
   /// is the last pass.
   static constexpr bool packed_out = direct_values && Path == radix_values_path::direct_packed;
-  static constexpr int early_items = (signed_key && has_values) ? 0
-                                     : bytes == 4 && sizeof(Key) == 4  ? 32
+  static constexpr int early_items = bytes == 4 && sizeof(Key) == 4  ? 32
                                      : bytes == 8 && sizeof(Key) == 8  ? 26
                                      : narrow                          ? 19
                                      : direct_values                   ? 32
@@ -1054,6 +1058,8 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
       return;
     }
   }
+  // Integer keys: the last pass undoes the order transform (an XOR) with one uniform mask.
+  [[maybe_unused]] const bits_t out_flip = last ? static_cast<bits_t>(traits::order(0, Descending)) : bits_t(0);
   // Pairs keep each sorted item's digit for the values, packed four to a register.
   bits_t* dst_bits = write_output ? reinterpret_cast<bits_t*>(a.keys_out) : a.keys_alt;
   Value* vdst = write_output ? a.values_out : a.values_alt;
@@ -1066,7 +1072,11 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
       const unsigned d = Fixup ? traits::digit(key, shift, bits) : traits::digit_of_bits(key, shift, bits);
       if constexpr (held_values) out_digit.put(k, d);
       const std::size_t g = static_cast<State>(s.shift[d] + static_cast<State>(j));
-      dst_bits[g] = last ? traits::unorder(key, Descending) : key;
+      if constexpr (!traits::is_float) {
+        dst_bits[g] = key ^ out_flip;
+      } else {
+        dst_bits[g] = last ? traits::unorder(key, Descending) : key;
+      }
       if constexpr (Shape::direct_values) vdst[g] = s.x.u.values[j];
     }
   }
@@ -1217,16 +1227,17 @@ bool radix_pointers_valid(const Key* keys_in, const Key* keys_out, const Value* 
   return true;
 }
 
-/// Of the onesweep shapes of `Key`/`Value` (one wave; early scatter, narrow or not, values held or
-/// not), the one with the narrowest tiles: its workspace (the most tiles, so the most look-back
+/// Of the onesweep shapes of `Key`/`Value` (one wave, for any grid or for few tiles; early scatter,
+/// narrow or not, values held or not), the one with the narrowest tiles: its workspace (the most tiles, so the most look-back
 /// states) holds the passes of any.
 template <class Key, class Value>
 struct onesweep_narrowest {
   template <class A, class B>
   using narrower = std::conditional_t<(A::tile_items <= B::tile_items), A, B>;
-  using type = narrower<narrower<onesweep_shape<Key, Value, false>, onesweep_shape<Key, Value, true>>,
-                        narrower<onesweep_shape<Key, Value, true, radix_values_path::direct_narrow>,
-                                 onesweep_shape<Key, Value, true, radix_values_path::held>>>;
+  using type = narrower<narrower<narrower<onesweep_shape<Key, Value, false>, onesweep_shape<Key, Value, true>>,
+                                 narrower<onesweep_shape<Key, Value, true, radix_values_path::direct_narrow>,
+                                          onesweep_shape<Key, Value, true, radix_values_path::held>>>,
+                        onesweep_shape<Key, Value, false, radix_values_path::direct, false, true>>;
 };
 template <class Key, class Value>
 using onesweep_workspace_shape = typename onesweep_narrowest<Key, Value>::type;
@@ -1530,8 +1541,10 @@ cudaError_t launch_onesweep_with(const device_facts& device, void* temp, std::si
 /// their values directly (onesweep_shape::direct_capable) 1 the wide direct tiles, 2 the narrow
 /// ones, 3 the tiles that hold the values' ranks and 4 the packed passes (launch_onesweep_packed;
 /// the wide tiles where the outputs cannot hold words) (else 2, 3 and 4 as 1); 5 as 4 (as 1 for
-/// other pairs) in the few-waves form (onesweep_shape's FewWaves), which 1-4 never take; up to 2^30
-/// keys. Tests and sanitizer runs cover every shape at small sizes with it.
+/// other pairs) in the few-waves form (onesweep_shape's FewWaves), which 1-4 never take; 6 the
+/// one-wave passes with the narrower tiles of few-tile grids (onesweep_shape's FewTiles; as 0
+/// where they are the same), which 0 never takes; up to 2^30 keys. Tests and sanitizer runs cover
+/// every shape at small sizes with it.
 inline std::atomic<int> onesweep_shape_override{-1};
 
 /// Where direct_capable pairs may move their values directly (radix_direct_values_fit), the passes
@@ -1641,6 +1654,19 @@ bool radix_outputs_hold_words(const radix_sort_args<Key, Value>& a) {
          reinterpret_cast<std::uintptr_t>(a.values_out) % sizeof(std::uint64_t) == 0;
 }
 
+/// The one-wave tiles of grids of no more tiles than SMs (onesweep_shape's FewTiles), where they
+/// are narrower than the others (else the same shape). Each tile gets an SM of its own (one block an
+/// SM: launch_onesweep_with), so narrower tiles put more SMs to work. H200, same process as CUB,
+/// time against the wider tiles (notes/PERF.md, session 38): u32 keys 150001-800011 0.89-0.93x,
+/// f32 keys 0.87-0.91x, u32/u32 pairs 0.86-0.92x; at 2^20, where the narrower tiles outnumber the
+/// SMs (144 against 132), 1.02-1.04x.
+template <class Key, class Value>
+using radix_few_tiles_one_wave =
+    std::conditional_t<onesweep_shape<Key, Value, false, radix_values_path::direct, false, true>::tile_items ==
+                           onesweep_shape<Key, Value, false>::tile_items,
+                       onesweep_shape<Key, Value, false>,
+                       onesweep_shape<Key, Value, false, radix_values_path::direct, false, true>>;
+
 /// The onesweep sort: passes of one wave of tiles (every tile resident at once) keep each tile's
 /// ranks in registers; larger grids store the keys at their ranks as the ranking finds them
 /// (onesweep_shape::early_scatter); the workspace of the narrower tiles
@@ -1678,7 +1704,16 @@ cudaError_t launch_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args<
     const std::size_t tiles = (a.n + one_wave::tile_items - 1) / one_wave::tile_items;
     const int forced = onesweep_shape_override.load(std::memory_order_relaxed);
     const bool fits_one_wave = tiles <= std::size_t(device.sm_count) * static_cast<std::size_t>(resident);
-    if (forced == 0 || (forced < 0 && fits_one_wave)) {
+    // Grids of no more narrower tiles than SMs take those (radix_few_tiles_one_wave).
+    using few_tiles = radix_few_tiles_one_wave<Key, Value>;
+    if constexpr (!std::is_same_v<few_tiles, one_wave>) {
+      const std::size_t narrow_tiles = (a.n + few_tiles::tile_items - 1) / few_tiles::tile_items;
+      if (forced == 6 || (forced < 0 && fits_one_wave && narrow_tiles <= std::size_t(device.sm_count))) {
+        return launch_onesweep_with<Key, Value, Descending, State, few_tiles>(device, temp, temp_bytes, a, passes,
+                                                                              stream);
+      }
+    }
+    if (forced == 0 || forced == 6 || (forced < 0 && fits_one_wave)) {
       return launch_onesweep_with<Key, Value, Descending, State, one_wave>(device, temp, temp_bytes, a, passes,
                                                                            stream);
     }
