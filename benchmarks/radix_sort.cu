@@ -52,6 +52,10 @@ struct type_name<std::uint32_t> {
   static constexpr const char* value = "u32";
 };
 template <>
+struct type_name<std::int32_t> {
+  static constexpr const char* value = "i32";
+};
+template <>
 struct type_name<std::uint64_t> {
   static constexpr const char* value = "u64";
 };
@@ -208,6 +212,7 @@ constexpr unsigned long long none_flagged = ~0ull;
 /// The key's rank in CUB's ascending order as an unsigned integer: floats by their sign-transformed
 /// bits, with -0.0 equal to +0.0.
 __device__ inline std::uint32_t radix_order(std::uint32_t k) { return k; }
+__device__ inline std::uint32_t radix_order(std::int32_t k) { return static_cast<std::uint32_t>(k) ^ 0x80000000u; }
 __device__ inline std::uint64_t radix_order(std::uint64_t k) { return k; }
 __device__ inline std::uint32_t radix_order(float k) {
   std::uint32_t u = __float_as_uint(k);
@@ -440,6 +445,10 @@ void register_all() {
   add_sorts<std::uint64_t, false>(key_dist::uniform, 28);
   add_sorts<std::uint32_t, true>(key_dist::uniform, 28);
   add_sorts<std::uint64_t, true>(key_dist::uniform, 28);
+  // Signed keys, which took other (narrower) tiles than unsigned ones before session 38: int32
+  // keys, and int32 keys with u32 values.
+  add_sorts<std::int32_t, false>(key_dist::uniform, 28);
+  add_sorts<std::int32_t, true>(key_dist::uniform, 28);
 }
 
 }  // namespace

@@ -47,6 +47,60 @@ static float med(std::vector<float> v) {
   return v[v.size() / 2];
 }
 
+/// Session 38: signed keys (5 i32 keys, 6 i32/u32 pairs, 7 i64/u32 pairs) on the input bits.
+template <class K, bool Pairs>
+void run_signed_as(const char* name, size_t n, int rounds, Bufs& b, std::vector<unsigned>& ck, std::vector<unsigned>& cv,
+                   std::vector<unsigned>& gk, std::vector<unsigned>& gv) {
+  K* k = reinterpret_cast<K*>(b.k);
+  K* ko = reinterpret_cast<K*>(b.ko);
+  const size_t kb = sizeof(K);
+  auto runA = [&] {
+    if constexpr (Pairs) CK(gpuprima::radix_sort_pairs(b.t, b.tb, k, ko, b.v, b.vo, n));
+    else CK(gpuprima::radix_sort_keys(b.t, b.tb, k, ko, n));
+  };
+  auto runB = [&] {
+    if constexpr (Pairs) CK(gpuprimb::radix_sort_pairs(b.t, b.tb, k, ko, b.v, b.vo, n));
+    else CK(gpuprimb::radix_sort_keys(b.t, b.tb, k, ko, n));
+  };
+  auto runC = [&] {
+    size_t tbb = b.tb;
+    if constexpr (Pairs) CK(cub::DeviceRadixSort::SortPairs(b.t, tbb, k, ko, b.v, b.vo, int(n)));
+    else CK(cub::DeviceRadixSort::SortKeys(b.t, tbb, k, ko, int(n)));
+  };
+  runC();
+  CK(cudaDeviceSynchronize());
+  CK(cudaMemcpy(ck.data(), b.ko, n * kb, cudaMemcpyDeviceToHost));
+  if (Pairs) CK(cudaMemcpy(cv.data(), b.vo, n * 4, cudaMemcpyDeviceToHost));
+  int bad = 0;
+  for (int which = 0; which < 2; ++which) {
+    CK(cudaMemset(b.ko, 0xab, n * kb));
+    CK(cudaMemset(b.vo, 0xab, n * 4));
+    which == 0 ? runA() : runB();
+    CK(cudaDeviceSynchronize());
+    CK(cudaMemcpy(gk.data(), b.ko, n * kb, cudaMemcpyDeviceToHost));
+    if (Pairs) CK(cudaMemcpy(gv.data(), b.vo, n * 4, cudaMemcpyDeviceToHost));
+    if (memcmp(gk.data(), ck.data(), n * kb) || (Pairs && memcmp(gv.data(), cv.data(), n * 4))) bad |= 1 << which;
+  }
+  std::vector<float> ta, tb2, tc;
+  for (int r = 0; r < rounds; ++r) {
+    for (int q = 0; q < 3; ++q) {
+      int w = (q + r) % 3;
+      if (w == 0) ta.push_back(time_it(runA));
+      else if (w == 1) tb2.push_back(time_it(runB));
+      else tc.push_back(time_it(runC));
+    }
+  }
+  float A = med(ta), B = med(tb2), C = med(tc);
+  printf("%-7s uniform n=%10zu A %9.1f B %9.1f CUB %9.1f  B/A %.3f  CUB/A %.3f CUB/B %.3f %s\n", name, n, A, B, C, B / A,
+         C / A, C / B, bad ? (bad == 1 ? "A-MISMATCH" : bad == 2 ? "B-MISMATCH" : "AB-MISMATCH") : "ok");
+}
+void run_signed(int kind, size_t n, int rounds, Bufs& b, std::vector<unsigned>& ck, std::vector<unsigned>& cv,
+                std::vector<unsigned>& gk, std::vector<unsigned>& gv) {
+  if (kind == 5) run_signed_as<int, false>("i32", n, rounds, b, ck, cv, gk, gv);
+  if (kind == 6) run_signed_as<int, true>("i32/u32", n, rounds, b, ck, cv, gk, gv);
+  if (kind == 7) run_signed_as<long long, true>("i64/u32", n, rounds, b, ck, cv, gk, gv);
+}
+
 int main(int argc, char** argv) {
   int rounds = argc > 1 ? atoi(argv[1]) : 7;
   std::string mode = argc > 2 ? argv[2] : "big";
@@ -66,6 +120,11 @@ int main(int argc, char** argv) {
     sizes = {size_t(1) << 21, 3000017, size_t(1) << 22, size_t(1) << 23, size_t(1) << 24, size_t(1) << 26};
   else if (mode == "keysbig")  // keys only: u32 (uniform, below 2^20), f32 and u64 (uniform)
     sizes = {size_t(1) << 22, size_t(1) << 24, size_t(1) << 26, size_t(1) << 28};
+  else if (mode == "signed")  // session 38: int32 keys, int32/u32 and int64/u32 pairs (u32 keys and pairs as controls)
+    sizes = {size_t(1) << 18, size_t(1) << 20, size_t(1) << 21, 3000017, size_t(1) << 22, size_t(1) << 24,
+             size_t(1) << 26, size_t(1) << 28};
+  else if (mode == "onewave")  // session 38: one-wave sizes past the fused kernel, u32 keys, f32 keys, u32/u32 pairs
+    sizes = {150001, 200003, size_t(1) << 18, 350003, 450003, 600011, 800011, size_t(1) << 20};
   else if (mode == "zeros")  // session 37: f32 keys, random bits without zeros, with one -0.0, with both zeros
     sizes = {size_t(1) << 22, size_t(1) << 24, size_t(1) << 26, size_t(1) << 28};
   else
@@ -100,13 +159,24 @@ int main(int argc, char** argv) {
     CK(gpuprimb::radix_sort_keys(nullptr, x, wk, wk, nmax));
     tb = std::max(tb, x);
   }
+  {
+    auto* ik = reinterpret_cast<long long*>(b.k);
+    CK(gpuprima::radix_sort_pairs(nullptr, x, ik, ik, b.v, b.vo, nmax));
+    tb = std::max(tb, x);
+    CK(gpuprimb::radix_sort_pairs(nullptr, x, ik, ik, b.v, b.vo, nmax));
+    tb = std::max(tb, x);
+    CK(cub::DeviceRadixSort::SortPairs(nullptr, x, ik, ik, b.v, b.vo, int(nmax)));
+    tb = std::max(tb, x);
+  }
   CK(cudaMalloc(&b.t, tb));
   b.tb = tb;
   std::vector<unsigned> hk(2 * nmax), hv(nmax), ck(2 * nmax), cv(nmax), gk(2 * nmax), gv(nmax);
   std::mt19937 g(12345);
   std::vector<const char*> dists = {"uniform", "bits20"};
   if (mode == "small") dists = {"uniform", "and2", "and3", "bits20"};
-  if (mode == "tiny" || mode == "mid" || mode == "midpairs" || mode == "bigp64") dists = {"uniform"};
+  if (mode == "tiny" || mode == "mid" || mode == "midpairs" || mode == "bigp64" || mode == "signed" ||
+      mode == "onewave")
+    dists = {"uniform"};
   if (mode == "zeros") dists = {"nozero", "negzero", "bothzero"};
   for (const char* dist : dists) {
     for (auto& y : hk) y = g();
@@ -126,11 +196,20 @@ int main(int argc, char** argv) {
     CK(cudaMemcpy(b.k, hk.data(), nmax * 8, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(b.v, hv.data(), nmax * 4, cudaMemcpyHostToDevice));
     for (size_t n : sizes) {
-      for (int kind = 0; kind < 5; ++kind) {  // 0 pairs, 1 keys, 2 f32 keys, 3 u64 keys, 4 u64/u32 pairs
+      // 0 pairs, 1 keys, 2 f32 keys, 3 u64 keys, 4 u64/u32 pairs, 5 i32 keys, 6 i32/u32 pairs, 7 i64/u32 pairs
+      for (int kind = 0; kind < 8; ++kind) {
+        if ((kind >= 5) != (mode == "signed") && !(mode == "signed" && kind <= 1)) continue;
+        if (mode == "signed") {
+          if (kind >= 5) {
+            run_signed(kind, n, rounds, b, ck, cv, gk, gv);
+          }
+          if (kind >= 2) continue;
+        }
         if (kind == 4 && mode != "midpairs" && mode != "bigp64") continue;
         if (mode == "midpairs" && kind != 0 && kind != 4) continue;
         if (mode == "bigp64" && kind != 4) continue;
-        const bool few = mode == "small" || mode == "tiny" || mode == "mid";
+        const bool few = mode == "small" || mode == "tiny" || mode == "mid" || mode == "onewave";
+        if (mode == "onewave" && kind == 3) continue;
         const bool keys_only = mode == "keysbig" || mode == "zeros";
         if (mode == "zeros" && kind != 2) continue;
         if (keys_only && kind == 0) continue;
