@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "support/catch.hpp"
@@ -150,6 +151,7 @@ void check_workspace_holds_every_shape() {
               .bytes() <= needed);
     CHECK(gd::onesweep_workspace<Key, Value, State, gd::onesweep_shape<Key, Value, true, path::held>>(n).bytes() <=
           needed);
+    CHECK(gd::onesweep_workspace<Key, Value, State, gd::radix_few_tiles_one_wave<Key, Value>>(n).bytes() <= needed);
   }
 }
 
@@ -163,10 +165,42 @@ TEST_CASE("onesweep: values move directly only for 4-byte keys with 4-byte align
   CHECK(gd::onesweep_shape<std::uint32_t, float, true, gd::radix_values_path::direct_narrow>::narrow);
   CHECK_FALSE(gd::onesweep_shape<std::uint32_t, std::uint32_t, true, gd::radix_values_path::held>::direct_values);
   CHECK_FALSE(gd::onesweep_shape<std::uint32_t, std::uint32_t, false>::direct_values);  // one-wave tiles
-  CHECK_FALSE(gd::onesweep_shape<std::int32_t, std::uint32_t, true>::direct_values);    // signed keys
+  CHECK(gd::onesweep_shape<std::int32_t, std::uint32_t, true>::direct_values);          // signed keys too
   CHECK_FALSE(gd::onesweep_shape<std::uint32_t, two_shorts, true>::direct_values);      // 2-byte aligned
   CHECK_FALSE(gd::onesweep_shape<std::uint64_t, std::uint32_t, true>::direct_values);   // 12-byte items
   CHECK_FALSE(gd::onesweep_shape<std::uint32_t, gd::no_values, true>::direct_values);   // keys only
+}
+
+TEST_CASE("onesweep: signed keys take the tiles of unsigned ones", "[host][sort]") {
+  using path = gd::radix_values_path;
+  CHECK(gd::onesweep_shape<std::int32_t, gd::no_values, false>::tile_items ==
+        gd::onesweep_shape<std::uint32_t, gd::no_values, false>::tile_items);
+  CHECK(gd::onesweep_shape<std::int32_t, std::uint32_t, false>::tile_items ==
+        gd::onesweep_shape<std::uint32_t, std::uint32_t, false>::tile_items);
+  CHECK(gd::onesweep_shape<std::int32_t, std::uint32_t, true, path::direct_packed>::packed_out);
+  CHECK(gd::onesweep_shape<std::int64_t, std::uint32_t, true>::tile_items ==
+        gd::onesweep_shape<std::uint64_t, std::uint32_t, true>::tile_items);
+  CHECK(gd::onesweep_shape<std::int16_t, std::uint16_t, true>::tile_items ==
+        gd::onesweep_shape<std::uint16_t, std::uint16_t, true>::tile_items);
+}
+
+TEST_CASE("onesweep: one-wave grids of few tiles take the narrower tiles where a type has two", "[host][sort]") {
+  // 4-byte keys 19 items against 25, 8-byte pairs 20 against 26, 9-16-byte pairs 16 against 18.
+  CHECK(gd::radix_few_tiles_one_wave<std::uint32_t, gd::no_values>::items_per_thread == 19);
+  CHECK(gd::onesweep_shape<std::uint32_t, gd::no_values, false>::items_per_thread == 25);
+  CHECK(gd::radix_few_tiles_one_wave<float, gd::no_values>::items_per_thread == 19);
+  CHECK(gd::radix_few_tiles_one_wave<std::uint32_t, std::uint32_t>::items_per_thread == 20);
+  CHECK(gd::onesweep_shape<std::uint32_t, std::uint32_t, false>::items_per_thread == 26);
+  CHECK(gd::radix_few_tiles_one_wave<std::uint64_t, std::uint32_t>::items_per_thread == 16);
+  CHECK(gd::onesweep_shape<std::uint64_t, std::uint32_t, false>::items_per_thread == 18);
+  // Where the type has one one-wave tile, the same shape (no second kernel).
+  CHECK(std::is_same_v<gd::radix_few_tiles_one_wave<std::uint64_t, gd::no_values>,
+                       gd::onesweep_shape<std::uint64_t, gd::no_values, false>>);
+  CHECK(std::is_same_v<gd::radix_few_tiles_one_wave<std::uint16_t, gd::no_values>,
+                       gd::onesweep_shape<std::uint16_t, gd::no_values, false>>);
+  // The early-scatter shapes ignore FewTiles.
+  CHECK(gd::onesweep_shape<std::uint32_t, gd::no_values, true, gd::radix_values_path::direct, false, true>::tile_items ==
+        gd::onesweep_shape<std::uint32_t, gd::no_values, true>::tile_items);
 }
 
 TEST_CASE("onesweep: look-back states read a step, by shape", "[host][sort]") {
