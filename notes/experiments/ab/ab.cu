@@ -47,6 +47,27 @@ static float med(std::vector<float> v) {
   return v[v.size() / 2];
 }
 
+/// CUB's output, then A's and B's into poisoned outputs: bit 0 set where A differs, bit 1 where B.
+template <class RA, class RB, class RC>
+int check_against_cub(RA runA, RB runB, RC runC, Bufs& b, size_t n, size_t kb, bool pairs, std::vector<unsigned>& ck,
+                      std::vector<unsigned>& cv, std::vector<unsigned>& gk, std::vector<unsigned>& gv) {
+  runC();
+  CK(cudaDeviceSynchronize());
+  CK(cudaMemcpy(ck.data(), b.ko, n * kb, cudaMemcpyDeviceToHost));
+  if (pairs) CK(cudaMemcpy(cv.data(), b.vo, n * 4, cudaMemcpyDeviceToHost));
+  int bad = 0;
+  for (int which = 0; which < 2; ++which) {
+    CK(cudaMemset(b.ko, 0xab, n * kb));
+    CK(cudaMemset(b.vo, 0xab, n * 4));
+    which == 0 ? runA() : runB();
+    CK(cudaDeviceSynchronize());
+    CK(cudaMemcpy(gk.data(), b.ko, n * kb, cudaMemcpyDeviceToHost));
+    if (pairs) CK(cudaMemcpy(gv.data(), b.vo, n * 4, cudaMemcpyDeviceToHost));
+    if (memcmp(gk.data(), ck.data(), n * kb) || (pairs && memcmp(gv.data(), cv.data(), n * 4))) bad |= 1 << which;
+  }
+  return bad;
+}
+
 /// Session 38: signed keys (5 i32 keys, 6 i32/u32 pairs, 7 i64/u32 pairs) on the input bits.
 template <class K, bool Pairs>
 void run_signed_as(const char* name, size_t n, int rounds, Bufs& b, std::vector<unsigned>& ck, std::vector<unsigned>& cv,
@@ -67,20 +88,7 @@ void run_signed_as(const char* name, size_t n, int rounds, Bufs& b, std::vector<
     if constexpr (Pairs) CK(cub::DeviceRadixSort::SortPairs(b.t, tbb, k, ko, b.v, b.vo, int(n)));
     else CK(cub::DeviceRadixSort::SortKeys(b.t, tbb, k, ko, int(n)));
   };
-  runC();
-  CK(cudaDeviceSynchronize());
-  CK(cudaMemcpy(ck.data(), b.ko, n * kb, cudaMemcpyDeviceToHost));
-  if (Pairs) CK(cudaMemcpy(cv.data(), b.vo, n * 4, cudaMemcpyDeviceToHost));
-  int bad = 0;
-  for (int which = 0; which < 2; ++which) {
-    CK(cudaMemset(b.ko, 0xab, n * kb));
-    CK(cudaMemset(b.vo, 0xab, n * 4));
-    which == 0 ? runA() : runB();
-    CK(cudaDeviceSynchronize());
-    CK(cudaMemcpy(gk.data(), b.ko, n * kb, cudaMemcpyDeviceToHost));
-    if (Pairs) CK(cudaMemcpy(gv.data(), b.vo, n * 4, cudaMemcpyDeviceToHost));
-    if (memcmp(gk.data(), ck.data(), n * kb) || (Pairs && memcmp(gv.data(), cv.data(), n * 4))) bad |= 1 << which;
-  }
+  const int bad = check_against_cub(runA, runB, runC, b, n, kb, Pairs, ck, cv, gk, gv);
   std::vector<float> ta, tb2, tc;
   for (int r = 0; r < rounds; ++r) {
     for (int q = 0; q < 3; ++q) {
@@ -243,21 +251,7 @@ int main(int argc, char** argv) {
                          : cub::DeviceRadixSort::SortKeys(b.t, tbb, wk, wko, int(n)));
         };
         // check
-        runC();
-        CK(cudaDeviceSynchronize());
-        CK(cudaMemcpy(ck.data(), b.ko, n * kb, cudaMemcpyDeviceToHost));
-        if (kind == 0 || kind == 4) CK(cudaMemcpy(cv.data(), b.vo, n * 4, cudaMemcpyDeviceToHost));
-        int bad = 0;
-        for (int which = 0; which < 2; ++which) {
-          CK(cudaMemset(b.ko, 0xab, n * kb));
-          CK(cudaMemset(b.vo, 0xab, n * 4));
-          which == 0 ? runA() : runB();
-          CK(cudaDeviceSynchronize());
-          CK(cudaMemcpy(gk.data(), b.ko, n * kb, cudaMemcpyDeviceToHost));
-          if (kind == 0 || kind == 4) CK(cudaMemcpy(gv.data(), b.vo, n * 4, cudaMemcpyDeviceToHost));
-          if (memcmp(gk.data(), ck.data(), n * kb) || ((kind == 0 || kind == 4) && memcmp(gv.data(), cv.data(), n * 4)))
-            bad |= 1 << which;
-        }
+        const int bad = check_against_cub(runA, runB, runC, b, n, kb, kind == 0 || kind == 4, ck, cv, gk, gv);
         std::vector<float> ta, tb2, tc;
         for (int r = 0; r < rounds; ++r) {
           int o = r % 3;
