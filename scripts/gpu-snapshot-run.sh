@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs, on the GPU machine, a build made here by scripts/snapshot-build.sh and carried along
-# (device tool: carry ["build/snap.tar.xz"]): the whole ctest suite with GPUPRIM_REQUIRE_GPU=1, then
-# compute-sanitizer (memcheck, racecheck, synccheck, initcheck) over the GPU tests with bounded sizes, then
+# (device tool: carry ["build/snap_tests.tar.xz"] or ["build/snap_bench.tar.xz"]): the whole ctest
+# suite with GPUPRIM_REQUIRE_GPU=1, then compute-sanitizer (memcheck, racecheck, synccheck, initcheck) over the GPU tests with bounded sizes, then
 # the benchmarks with JSON output; `fuzz` runs the long differential fuzz test (GPUPRIM_FUZZ_CONFIGS,
 # default 10000). Everything lands in $OUT (or ./gpu-out).
 # Usage: scripts/gpu-snapshot-run.sh [tests|sanitize|fuzz|bench|all] [bench names...]
@@ -12,8 +12,13 @@ out=${OUT:-$root/gpu-out}
 mkdir -p "$out"
 what=${1:-all}
 shift || true
-# The build arrives as build/snap.tar.xz (device tool: carry ["build/snap.tar.xz"]).
-if [ ! -d build/snap/build ] && [ -f build/snap.tar.xz ]; then tar -C build -xJf build/snap.tar.xz; fi
+# The build arrives as build/snap_tests.tar.xz (tests, sanitize, fuzz) or build/snap_bench.tar.xz
+# (bench), from scripts/snapshot-build.sh (device tool: carry ["build/snap_tests.tar.xz"] or
+# ["build/snap_bench.tar.xz"]; both with the tree pass 64 MiB). An older build/snap.tar.xz is the
+# whole snapshot.
+for archive in build/snap.tar.xz build/snap_tests.tar.xz build/snap_bench.tar.xz; do
+  if [ -f "$archive" ]; then tar -C build -xJf "$archive"; fi
+done
 export LD_LIBRARY_PATH=$root/build/snap/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 # The consumer tests re-run the cmake, ninja and g++ paths recorded here.
 for t in cmake ninja; do [ -x /usr/bin/$t ] || ln -sf "$(command -v $t)" /usr/bin/$t; done

@@ -4,7 +4,8 @@
 # compiling there is slow. Paths match there because the repository root is /work/main on both.
 # The object files are moved aside to build/snap-objs (and back before the next build, so that it
 # is incremental) and the executables stripped, to keep the carried tree small.
-# Usage: scripts/snapshot-build.sh   (then carry build/snap.tar.xz; see scripts/gpu-snapshot-run.sh)
+# Usage: scripts/snapshot-build.sh   (then carry build/snap_tests.tar.xz or build/snap_bench.tar.xz;
+# see scripts/gpu-snapshot-run.sh)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 snap=build/snap
@@ -24,6 +25,10 @@ find "$snap/build" -name '*.o' -delete
 find "$snap/build" -type f -executable -size +100k | while read -r f; do
   if file "$f" | grep -q ELF; then strip --strip-unneeded "$f"; fi
 done
-# One compressed file to carry (the device tool carries at most 64 MiB).
-tar -C build -cf - snap | xz -T0 -9e > build/snap.tar.xz
-du -sh "$snap" build/snap.tar.xz
+# Compressed files to carry (the device tool carries at most 64 MiB, the working tree included):
+# the tests without the benchmark binaries, and the benchmarks with Google Benchmark's library
+# (since session 38 the whole snapshot, 62 MB, no longer fits beside the tree).
+tar -C build -cf - --exclude='snap/build/benchmarks/bench_*' snap | xz -T0 -9e > build/snap_tests.tar.xz
+tar -C build -cf - snap/lib snap/build/benchmarks | xz -T0 -9e > build/snap_bench.tar.xz
+rm -f build/snap.tar.xz
+du -sh "$snap" build/snap_tests.tar.xz build/snap_bench.tar.xz
