@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs, on the GPU machine, a build made here by scripts/snapshot-build.sh and carried along
 # (device tool: carry ["build/snap_tests.tar.xz"] or ["build/snap_bench.tar.xz"]): the whole ctest
-# suite with GPUPRIM_REQUIRE_GPU=1, then compute-sanitizer (memcheck, racecheck, synccheck, initcheck) over the GPU tests with bounded sizes, then
-# the benchmarks with JSON output; `fuzz` runs the long differential fuzz test (GPUPRIM_FUZZ_CONFIGS,
-# default 10000). Everything lands in $OUT (or ./gpu-out).
+# suite with GPUPRIM_REQUIRE_GPU=1, then compute-sanitizer (memcheck, racecheck, synccheck,
+# initcheck) over the GPU tests with bounded sizes, then the benchmarks with JSON output; `fuzz`
+# runs the long differential fuzz test (GPUPRIM_FUZZ_CONFIGS, default 10000). Everything lands in
+# $OUT (or ./gpu-out).
 # Usage: scripts/gpu-snapshot-run.sh [tests|sanitize|fuzz|bench|all] [bench names...]
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
