@@ -264,9 +264,9 @@ struct onesweep_shape {
   /// keys 22 0.97, 26 0.918, 28 0.98; u64/u32 pairs 22 0.956, 26 0.944; u32/u32 pairs 28 0.986
   /// (with digit_fresh 1.00), 30 1.007 (spills).
   //
-  // Pairs of 4-byte keys and 4-byte values whose values move straight to their
-  // places (direct_values, below) take 32 items, two blocks an SM, or in the narrow shape 19 items,
-  // three blocks an SM (56 registers: digits through digit_fresh; 75 KB of shared memory a block).
+  // Pairs of 4-byte keys and 4-byte values whose values move straight to their places
+  // (direct_values, below) take 32 items, two blocks an SM, or in the narrow shape 19 items, three
+  // blocks an SM (56 registers: digits through digit_fresh; 75 KB of shared memory a block).
   // H200, same process as CUB, u32/u32 pairs, time against the 28-item tiles that hold ranks and
   // digits in registers (Path held): 32 items 2^28 0.950, 2^26 0.961-0.966, 2^24 1.002-1.013, 2^23
   // 1.051, 2^22 1.077 (1.3 waves of the wide tiles); narrow 2^28 1.147, 2^26 1.130, 2^24 1.055,
@@ -1228,8 +1228,8 @@ bool radix_pointers_valid(const Key* keys_in, const Key* keys_out, const Value* 
 }
 
 /// Of the onesweep shapes of `Key`/`Value` (one wave, for any grid or for few tiles; early scatter,
-/// narrow or not, values held or not), the one with the narrowest tiles: its workspace (the most tiles, so the most look-back
-/// states) holds the passes of any.
+/// narrow or not, values held or not), the one with the narrowest tiles: its workspace (the most
+/// tiles, so the most look-back states) holds the passes of any.
 template <class Key, class Value>
 struct onesweep_narrowest {
   template <class A, class B>
