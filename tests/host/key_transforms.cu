@@ -152,3 +152,30 @@ TEMPLATE_TEST_CASE("radix key transform: keys that need the -0.0 fix-up", "[host
     CHECK_FALSE(rk::needs_fixup(rk::order(rk::to_bits(TestType(-0.0)), true)));
   }
 }
+
+// Integer keys' order transform is one XOR (radix_key::order_mask), which the onesweep passes apply
+// as a uniform mask: its mask must be the bits of the key that sorts first (the lowest value
+// ascending, the highest descending), which order maps to all zero bits.
+TEMPLATE_TEST_CASE("radix key transform: integer keys order by one XOR mask", "[host][sort][keys]", std::uint8_t,
+                   std::int8_t, std::uint16_t, std::int16_t, std::uint32_t, std::int32_t, std::uint64_t,
+                   std::int64_t) {
+  using rk = radix_key<TestType>;
+  STATIC_REQUIRE(rk::order_is_xor);
+  CHECK(rk::order_mask(false) == rk::to_bits(std::numeric_limits<TestType>::lowest()));
+  CHECK(rk::order_mask(true) == rk::to_bits(std::numeric_limits<TestType>::max()));
+  std::mt19937_64 rng(20261127);
+  std::size_t wrong = 0;
+  for (int i = 0; i < 10000; ++i) {
+    const auto b = static_cast<typename rk::bits_t>(rng());
+    for (bool descending : {false, true}) {
+      wrong += rk::order(b, descending) != static_cast<typename rk::bits_t>(b ^ rk::order_mask(descending));
+      wrong += rk::unorder(b, descending) != static_cast<typename rk::bits_t>(b ^ rk::order_mask(descending));
+    }
+  }
+  CHECK(wrong == 0);
+}
+
+TEMPLATE_TEST_CASE("radix key transform: floating keys' order is no XOR", "[host][sort][keys]", float, double, __half,
+                   __nv_bfloat16) {
+  STATIC_REQUIRE_FALSE(radix_key<TestType>::order_is_xor);
+}

@@ -136,6 +136,9 @@ struct radix_key<packed_pair<Key>> {
   static constexpr bits_t all_ones = ~bits_t(0);
   static constexpr bool is_float = key_traits::is_float;
   static constexpr bool is_signed_integer = key_traits::is_signed_integer;
+  static constexpr bool order_is_xor = key_traits::order_is_xor;
+  /// The key half's mask (radix_key::order_mask); the value half is left as it is.
+  GPUPRIM_HOST_DEVICE static constexpr bits_t order_mask(bool descending) { return key_traits::order_mask(descending); }
   GPUPRIM_HOST_DEVICE static key_bits_t low(bits_t w) { return static_cast<key_bits_t>(w); }
   GPUPRIM_HOST_DEVICE static bits_t with_low(bits_t w, key_bits_t k) { return (w & ~bits_t(0xffffffffu)) | k; }
   GPUPRIM_HOST_DEVICE static bits_t order(bits_t w, bool descending) {
@@ -309,6 +312,19 @@ struct onesweep_shape {
   /// Predecessor tiles whose look-back states one step of the look-back reads at once.
   static constexpr int lookback_window = radix_lookback_window<Value, EarlyScatter && !FewWaves>;
 };
+
+/// The one-wave tiles of grids of no more tiles than SMs (onesweep_shape's FewTiles), where they
+/// are narrower than the others (else the same shape). Each tile gets an SM of its own (one block an
+/// SM: launch_onesweep_with), so narrower tiles put more SMs to work. H200, same process as CUB,
+/// time against the wider tiles (notes/PERF.md, session 38): u32 keys 150001-800011 0.89-0.93x,
+/// f32 keys 0.87-0.91x, u32/u32 pairs 0.86-0.92x; at 2^20, where the narrower tiles outnumber the
+/// SMs (144 against 132), 1.02-1.04x.
+template <class Key, class Value>
+using radix_few_tiles_one_wave =
+    std::conditional_t<onesweep_shape<Key, Value, false, radix_values_path::direct, false, true>::tile_items ==
+                           onesweep_shape<Key, Value, false>::tile_items,
+                       onesweep_shape<Key, Value, false>,
+                       onesweep_shape<Key, Value, false, radix_values_path::direct, false, true>>;
 
 /// Tiles of the fused single-launch sort (mid sizes: every pass is one latency-bound wave, so
 /// smaller tiles than onesweep_shape's shorten each pass).
@@ -856,8 +872,16 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
   const std::size_t tile_base = std::size_t(tile) * Shape::tile_items;
   const int valid = a.n - tile_base < std::size_t(Shape::tile_items) ? static_cast<int>(a.n - tile_base)
                                                                      : Shape::tile_items;
-  const bits_t* src = first ? nullptr : (read_output ? reinterpret_cast<const bits_t*>(a.keys_out) : a.keys_alt);
+  // Where this pass reads its keys. Floating keys read them through one pointer (the first pass
+  // from the input); integer keys select between the input and the other buffer item by item. With
+  // one pointer and a uniform XOR for the order transform, integer keys' passes spilled 8-88 bytes
+  // more (the narrow direct tiles of 4-byte pairs, the one-wave tiles of 4-byte keys), and int32
+  // keys without values, which spilled no more, took 1.06-1.11x the time from 2^24; floating keys'
+  // early-scatter tiles spill 12-16 bytes less with it and take 0.95-0.97x the time from 2^22
+  // (H200; notes/PERF.md, session 39).
   const bits_t* in_bits = reinterpret_cast<const bits_t*>(a.keys_in);
+  const bits_t* other = read_output ? reinterpret_cast<const bits_t*>(a.keys_out) : a.keys_alt;
+  [[maybe_unused]] const bits_t* src = traits::is_float && first ? in_bits : other;
   bits_t ordered[items];
 #pragma unroll
   for (int i = 0; i < items; ++i) {
@@ -865,8 +889,10 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
     if (pos < valid) {
       if constexpr (packed_in) {  // never the first pass
         ordered[i] = read_output ? *a.packed.y(tile_base + pos) : a.packed.x[tile_base + pos];
+      } else if constexpr (traits::is_float) {
+        ordered[i] = first ? traits::order(src[tile_base + pos], Descending) : src[tile_base + pos];
       } else {
-        ordered[i] = first ? traits::order(in_bits[tile_base + pos], Descending) : src[tile_base + pos];
+        ordered[i] = first ? traits::order(in_bits[tile_base + pos], Descending) : other[tile_base + pos];
       }
     } else {
       ordered[i] = traits::all_ones;
@@ -1059,7 +1085,8 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
     }
   }
   // Integer keys: the last pass undoes the order transform (an XOR) with one uniform mask.
-  [[maybe_unused]] const bits_t out_flip = last ? static_cast<bits_t>(traits::order(0, Descending)) : bits_t(0);
+  [[maybe_unused]] bits_t out_flip = 0;
+  if constexpr (traits::order_is_xor) out_flip = last ? traits::order_mask(Descending) : bits_t(0);
   // Pairs keep each sorted item's digit for the values, packed four to a register.
   bits_t* dst_bits = write_output ? reinterpret_cast<bits_t*>(a.keys_out) : a.keys_alt;
   Value* vdst = write_output ? a.values_out : a.values_alt;
@@ -1072,7 +1099,7 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
       const unsigned d = Fixup ? traits::digit(key, shift, bits) : traits::digit_of_bits(key, shift, bits);
       if constexpr (held_values) out_digit.put(k, d);
       const std::size_t g = static_cast<State>(s.shift[d] + static_cast<State>(j));
-      if constexpr (!traits::is_float) {
+      if constexpr (traits::order_is_xor) {
         dst_bits[g] = key ^ out_flip;
       } else {
         dst_bits[g] = last ? traits::unorder(key, Descending) : key;
@@ -1237,7 +1264,7 @@ struct onesweep_narrowest {
   using type = narrower<narrower<narrower<onesweep_shape<Key, Value, false>, onesweep_shape<Key, Value, true>>,
                                  narrower<onesweep_shape<Key, Value, true, radix_values_path::direct_narrow>,
                                           onesweep_shape<Key, Value, true, radix_values_path::held>>>,
-                        onesweep_shape<Key, Value, false, radix_values_path::direct, false, true>>;
+                        radix_few_tiles_one_wave<Key, Value>>;
 };
 template <class Key, class Value>
 using onesweep_workspace_shape = typename onesweep_narrowest<Key, Value>::type;
@@ -1654,19 +1681,6 @@ bool radix_outputs_hold_words(const radix_sort_args<Key, Value>& a) {
          reinterpret_cast<std::uintptr_t>(a.values_out) % sizeof(std::uint64_t) == 0;
 }
 
-/// The one-wave tiles of grids of no more tiles than SMs (onesweep_shape's FewTiles), where they
-/// are narrower than the others (else the same shape). Each tile gets an SM of its own (one block an
-/// SM: launch_onesweep_with), so narrower tiles put more SMs to work. H200, same process as CUB,
-/// time against the wider tiles (notes/PERF.md, session 38): u32 keys 150001-800011 0.89-0.93x,
-/// f32 keys 0.87-0.91x, u32/u32 pairs 0.86-0.92x; at 2^20, where the narrower tiles outnumber the
-/// SMs (144 against 132), 1.02-1.04x.
-template <class Key, class Value>
-using radix_few_tiles_one_wave =
-    std::conditional_t<onesweep_shape<Key, Value, false, radix_values_path::direct, false, true>::tile_items ==
-                           onesweep_shape<Key, Value, false>::tile_items,
-                       onesweep_shape<Key, Value, false>,
-                       onesweep_shape<Key, Value, false, radix_values_path::direct, false, true>>;
-
 /// The onesweep sort: passes of one wave of tiles (every tile resident at once) keep each tile's
 /// ranks in registers; larger grids store the keys at their ranks as the ranking finds them
 /// (onesweep_shape::early_scatter); the workspace of the narrower tiles
@@ -1701,23 +1715,24 @@ cudaError_t launch_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args<
     int resident = 0;
     e = resident_blocks_per_sm<pass>(one_wave::block_threads, device.ordinal, resident, smem);
     if (e != cudaSuccess) return e;
-    const std::size_t tiles = (a.n + one_wave::tile_items - 1) / one_wave::tile_items;
+    const std::size_t sms = std::size_t(device.sm_count > 0 ? device.sm_count : 1);
     const int forced = onesweep_shape_override.load(std::memory_order_relaxed);
-    const bool fits_one_wave = tiles <= std::size_t(device.sm_count) * static_cast<std::size_t>(resident);
-    // Grids of no more narrower tiles than SMs take those (radix_few_tiles_one_wave).
+    // One wave: every tile resident at once. Grids of no more of the narrower one-wave tiles than
+    // SMs take those (radix_few_tiles_one_wave; the same shape for some types).
     using few_tiles = radix_few_tiles_one_wave<Key, Value>;
-    if constexpr (!std::is_same_v<few_tiles, one_wave>) {
-      const std::size_t narrow_tiles = (a.n + few_tiles::tile_items - 1) / few_tiles::tile_items;
-      if (forced == 6 || (forced < 0 && fits_one_wave && narrow_tiles <= std::size_t(device.sm_count))) {
+    const std::size_t tiles = (a.n + one_wave::tile_items - 1) / one_wave::tile_items;
+    const std::size_t narrower_tiles = (a.n + few_tiles::tile_items - 1) / few_tiles::tile_items;
+    const bool fits_one_wave = tiles <= sms * static_cast<std::size_t>(resident);
+    const bool one_wave_grid = forced < 0 ? fits_one_wave : forced == 0 || forced == 6;
+    const bool few_tile_grid = forced < 0 ? fits_one_wave && narrower_tiles <= sms : forced == 6;
+    if (one_wave_grid) {
+      if (few_tile_grid) {
         return launch_onesweep_with<Key, Value, Descending, State, few_tiles>(device, temp, temp_bytes, a, passes,
                                                                               stream);
       }
-    }
-    if (forced == 0 || forced == 6 || (forced < 0 && fits_one_wave)) {
       return launch_onesweep_with<Key, Value, Descending, State, one_wave>(device, temp, temp_bytes, a, passes,
                                                                            stream);
     }
-    const std::size_t sms = std::size_t(device.sm_count > 0 ? device.sm_count : 1);
     const std::size_t wave_tiles = (a.n + waves::tile_items - 1) / waves::tile_items;
     // Pairs whose early-scatter grid is a few waves read four look-back states a step (FewWaves).
     const bool few_waves = forced < 0 ? wave_tiles < radix_lookback_few_waves_below * sms : forced == 5;

@@ -71,24 +71,35 @@ struct radix_key {
     return key;
   }
 
+  /// Whether `order` (and `unorder`) is an XOR with one mask for every key: true for integer keys,
+  /// false for floating ones (whose negative keys invert every bit, the others only the sign bit).
+  static constexpr bool order_is_xor = !is_float;
+  /// The mask of an integer key's order transform, which is also its inverse's:
+  /// `order(b, descending) == b ^ order_mask(descending)`. The sign bit for signed keys, none for
+  /// unsigned ones; every bit inverted when `descending`. The onesweep pass's scatter undoes the
+  /// transform in the last pass only by XORing every key with this mask or 0: a per-item
+  /// `last ? unorder(key) : key` made nvcc compile the scatter twice (notes/PERF.md, session 38).
+  GPUPRIM_HOST_DEVICE static constexpr bits_t order_mask(bool descending) {
+    static_assert(order_is_xor, "floating keys' order is not an XOR");
+    return static_cast<bits_t>((is_signed_integer ? high_bit : bits_t(0)) ^ (descending ? all_ones : bits_t(0)));
+  }
   /// Key bits -> bit-ordered bits (inverted when `descending`).
   GPUPRIM_HOST_DEVICE static bits_t order(bits_t b, bool descending) {
     if constexpr (is_float) {
       b = static_cast<bits_t>((b & high_bit) ? static_cast<bits_t>(~b) : static_cast<bits_t>(b ^ high_bit));
-    } else if constexpr (is_signed_integer) {
-      b = static_cast<bits_t>(b ^ high_bit);
+      return descending ? static_cast<bits_t>(~b) : b;
+    } else {
+      return static_cast<bits_t>(b ^ order_mask(descending));
     }
-    return descending ? static_cast<bits_t>(~b) : b;
   }
   /// The inverse of `order`.
   GPUPRIM_HOST_DEVICE static bits_t unorder(bits_t b, bool descending) {
-    if (descending) b = static_cast<bits_t>(~b);
     if constexpr (is_float) {
-      b = static_cast<bits_t>((b & high_bit) ? static_cast<bits_t>(b ^ high_bit) : static_cast<bits_t>(~b));
-    } else if constexpr (is_signed_integer) {
-      b = static_cast<bits_t>(b ^ high_bit);
+      if (descending) b = static_cast<bits_t>(~b);
+      return static_cast<bits_t>((b & high_bit) ? static_cast<bits_t>(b ^ high_bit) : static_cast<bits_t>(~b));
+    } else {
+      return static_cast<bits_t>(b ^ order_mask(descending));
     }
-    return b;
   }
   /// The bits digits are taken from: ordered bits with -0.0 mapped onto +0.0. (Ascending, -0.0
   /// orders to high_bit - 1 and +0.0 to high_bit; descending, +0.0 orders to high_bit - 1 and
