@@ -872,16 +872,20 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
   const std::size_t tile_base = std::size_t(tile) * Shape::tile_items;
   const int valid = a.n - tile_base < std::size_t(Shape::tile_items) ? static_cast<int>(a.n - tile_base)
                                                                      : Shape::tile_items;
-  // Where this pass reads its keys. Floating keys read them through one pointer (the first pass
-  // from the input); integer keys select between the input and the other buffer item by item. With
-  // one pointer and a uniform XOR for the order transform, integer keys' passes spilled 8-88 bytes
-  // more (the narrow direct tiles of 4-byte pairs, the one-wave tiles of 4-byte keys), and int32
-  // keys without values, which spilled no more, took 1.06-1.11x the time from 2^24; floating keys'
-  // early-scatter tiles spill 12-16 bytes less with it and take 0.95-0.97x the time from 2^22
-  // (H200; notes/PERF.md, session 39).
+  // Where this pass reads its keys. Floating keys, and integer keys without values in the
+  // early-scatter tiles, read them through one pointer (the first pass from the input) and are
+  // ordered in a second loop once every load of the tile has been issued. Ordering each key as it
+  // arrives put a consumer right behind every load: the first pass of int32 keys took 7% longer
+  // than that of u32 keys (ncu, H200, 2^26), and with the two loops the sort of int32 keys takes
+  // 0.97-0.98x the time from 2^24, f32 keys 0.95-0.97x against the per-item select between two
+  // loads. The other integer tiles keep that select (`first ? order(in) : other`): with one
+  // pointer or the second loop they spilled more (the narrow direct tiles of 4-byte pairs 20-96
+  // bytes, int64/u32 pairs 4-24, the one-wave tiles of 4-byte keys 48 bytes against 40;
+  // notes/PERF.md, session 39).
+  constexpr bool one_source = traits::is_float || (!has_values && Shape::early_scatter);
   const bits_t* in_bits = reinterpret_cast<const bits_t*>(a.keys_in);
   const bits_t* other = read_output ? reinterpret_cast<const bits_t*>(a.keys_out) : a.keys_alt;
-  [[maybe_unused]] const bits_t* src = traits::is_float && first ? in_bits : other;
+  [[maybe_unused]] const bits_t* src = one_source && first ? in_bits : other;
   bits_t ordered[items];
 #pragma unroll
   for (int i = 0; i < items; ++i) {
@@ -889,13 +893,21 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
     if (pos < valid) {
       if constexpr (packed_in) {  // never the first pass
         ordered[i] = read_output ? *a.packed.y(tile_base + pos) : a.packed.x[tile_base + pos];
-      } else if constexpr (traits::is_float) {
-        ordered[i] = first ? traits::order(src[tile_base + pos], Descending) : src[tile_base + pos];
+      } else if constexpr (one_source) {
+        ordered[i] = src[tile_base + pos];
       } else {
         ordered[i] = first ? traits::order(in_bits[tile_base + pos], Descending) : other[tile_base + pos];
       }
     } else {
       ordered[i] = traits::all_ones;
+    }
+  }
+  if constexpr (one_source) {
+    if (first) {
+#pragma unroll
+      for (int i = 0; i < items; ++i) {
+        if (warp_striped_position<items>(i) < valid) ordered[i] = traits::order(ordered[i], Descending);
+      }
     }
   }
   const auto digit_of = [&](int i) {
