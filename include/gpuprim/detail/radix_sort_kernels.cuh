@@ -136,9 +136,6 @@ struct radix_key<packed_pair<Key>> {
   static constexpr bits_t all_ones = ~bits_t(0);
   static constexpr bool is_float = key_traits::is_float;
   static constexpr bool is_signed_integer = key_traits::is_signed_integer;
-  static constexpr bool order_is_xor = key_traits::order_is_xor;
-  /// The key half's mask (radix_key::order_mask); the value half is left as it is.
-  GPUPRIM_HOST_DEVICE static constexpr bits_t order_mask(bool descending) { return key_traits::order_mask(descending); }
   GPUPRIM_HOST_DEVICE static key_bits_t low(bits_t w) { return static_cast<key_bits_t>(w); }
   GPUPRIM_HOST_DEVICE static bits_t with_low(bits_t w, key_bits_t k) { return (w & ~bits_t(0xffffffffu)) | k; }
   GPUPRIM_HOST_DEVICE static bits_t order(bits_t w, bool descending) {
@@ -886,11 +883,13 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
   const bits_t* in_bits = reinterpret_cast<const bits_t*>(a.keys_in);
   const bits_t* other = read_output ? reinterpret_cast<const bits_t*>(a.keys_out) : a.keys_alt;
   [[maybe_unused]] const bits_t* src = one_source && first ? in_bits : other;
+  // Item i of this thread lies at tile_base + warp_striped_position(i); it is real below `valid`.
+  const auto is_real = [&](int i) { return warp_striped_position<items>(i) < valid; };
   bits_t ordered[items];
 #pragma unroll
   for (int i = 0; i < items; ++i) {
     const int pos = warp_striped_position<items>(i);
-    if (pos < valid) {
+    if (is_real(i)) {
       if constexpr (packed_in) {  // never the first pass
         ordered[i] = read_output ? *a.packed.y(tile_base + pos) : a.packed.x[tile_base + pos];
       } else if constexpr (one_source) {
@@ -906,7 +905,7 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
     if (first) {
 #pragma unroll
       for (int i = 0; i < items; ++i) {
-        if (warp_striped_position<items>(i) < valid) ordered[i] = traits::order(ordered[i], Descending);
+        if (is_real(i)) ordered[i] = traits::order(ordered[i], Descending);
       }
     }
   }
@@ -1081,62 +1080,61 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
     } else {
       for_each_sorted([&](int, std::size_t g, bits_t key) { *(write_output ? p.y(g) : p.x + g) = key; });
     }
-    return;
-  }
-  if constexpr (Shape::packed_out) {
-    if (!last) {
-      // The first pass of packed pairs: each sorted key and its value as one word.
-      const radix_packed_buffers& p = a.packed;
-      static_assert(sizeof(Value) == sizeof(std::uint32_t), "packed pairs hold 4-byte values");
-      for_each_sorted([&](int j, std::size_t g, bits_t key) {
-        std::uint32_t value_bits;
-        std::memcpy(&value_bits, &s.x.u.values[j], sizeof(value_bits));
-        *(write_output ? p.y(g) : p.x + g) = std::uint64_t(key) | std::uint64_t(value_bits) << 32;
-      });
-      return;
-    }
-  }
-  // Integer keys: the last pass undoes the order transform (an XOR) with one uniform mask.
-  [[maybe_unused]] bits_t out_flip = 0;
-  if constexpr (traits::order_is_xor) out_flip = last ? traits::order_mask(Descending) : bits_t(0);
-  // Pairs keep each sorted item's digit for the values, packed four to a register.
-  bits_t* dst_bits = write_output ? reinterpret_cast<bits_t*>(a.keys_out) : a.keys_alt;
-  Value* vdst = write_output ? a.values_out : a.values_alt;
-  packed_fields<held_values ? items : 1, 8> out_digit;
-#pragma unroll
-  for (int k = 0; k < items; ++k) {
-    const int j = k * threads + threadIdx.x;
-    if (j < valid) {
-      const bits_t key = s.x.u.keys[j];
-      const unsigned d = Fixup ? traits::digit(key, shift, bits) : traits::digit_of_bits(key, shift, bits);
-      if constexpr (held_values) out_digit.put(k, d);
-      const std::size_t g = static_cast<State>(s.shift[d] + static_cast<State>(j));
-      if constexpr (traits::order_is_xor) {
-        dst_bits[g] = key ^ out_flip;
-      } else {
-        dst_bits[g] = last ? traits::unorder(key, Descending) : key;
+  } else {
+    if constexpr (Shape::packed_out) {
+      if (!last) {
+        // The first pass of packed pairs: each sorted key and its value as one word.
+        const radix_packed_buffers& p = a.packed;
+        static_assert(sizeof(Value) == sizeof(std::uint32_t), "packed pairs hold 4-byte values");
+        for_each_sorted([&](int j, std::size_t g, bits_t key) {
+          std::uint32_t value_bits;
+          std::memcpy(&value_bits, &s.x.u.values[j], sizeof(value_bits));
+          *(write_output ? p.y(g) : p.x + g) = std::uint64_t(key) | std::uint64_t(value_bits) << 32;
+        });
+        return;
       }
-      if constexpr (Shape::direct_values) vdst[g] = s.x.u.values[j];
     }
-  }
-  if constexpr (held_values) {
-    Value v[items];
-#pragma unroll
-    for (int i = 0; i < items; ++i) {
-      const int pos = warp_striped_position<items>(i);
-      if (pos < valid) v[i] = vsrc[tile_base + pos];
-    }
-    __syncthreads();
-#pragma unroll
-    for (int i = 0; i < items; ++i) {
-      const int r = static_cast<int>(rank_of.get(i));
-      if (r < valid) s.x.u.values[r] = v[i];
-    }
-    __syncthreads();
+    // Integer keys: the last pass undoes the order transform (an XOR) with one uniform mask.
+    [[maybe_unused]] bits_t out_flip = 0;
+    if constexpr (traits::order_is_xor) out_flip = last ? traits::order_mask(Descending) : bits_t(0);
+    // Pairs keep each sorted item's digit for the values, packed four to a register.
+    bits_t* dst_bits = write_output ? reinterpret_cast<bits_t*>(a.keys_out) : a.keys_alt;
+    Value* vdst = write_output ? a.values_out : a.values_alt;
+    packed_fields<held_values ? items : 1, 8> out_digit;
 #pragma unroll
     for (int k = 0; k < items; ++k) {
       const int j = k * threads + threadIdx.x;
-      if (j < valid) vdst[static_cast<State>(s.shift[out_digit.get(k)] + static_cast<State>(j))] = s.x.u.values[j];
+      if (j < valid) {
+        const bits_t key = s.x.u.keys[j];
+        const unsigned d = Fixup ? traits::digit(key, shift, bits) : traits::digit_of_bits(key, shift, bits);
+        if constexpr (held_values) out_digit.put(k, d);
+        const std::size_t g = static_cast<State>(s.shift[d] + static_cast<State>(j));
+        if constexpr (traits::order_is_xor) {
+          dst_bits[g] = key ^ out_flip;
+        } else {
+          dst_bits[g] = last ? traits::unorder(key, Descending) : key;
+        }
+        if constexpr (Shape::direct_values) vdst[g] = s.x.u.values[j];
+      }
+    }
+    if constexpr (held_values) {
+      Value v[items];
+#pragma unroll
+      for (int i = 0; i < items; ++i) {
+        if (is_real(i)) v[i] = vsrc[tile_base + warp_striped_position<items>(i)];
+      }
+      __syncthreads();
+#pragma unroll
+      for (int i = 0; i < items; ++i) {
+        const int r = static_cast<int>(rank_of.get(i));
+        if (r < valid) s.x.u.values[r] = v[i];
+      }
+      __syncthreads();
+#pragma unroll
+      for (int k = 0; k < items; ++k) {
+        const int j = k * threads + threadIdx.x;
+        if (j < valid) vdst[static_cast<State>(s.shift[out_digit.get(k)] + static_cast<State>(j))] = s.x.u.values[j];
+      }
     }
   }
 }
