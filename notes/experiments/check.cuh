@@ -11,3 +11,16 @@
       exit(1);                                                             \
     }                                                                      \
   } while (0)
+
+/// Microseconds from an event recorded on `s` before `call()` to one after it: one call timed as
+/// the benchmarks time it.
+template <class Call>
+float event_us(cudaStream_t s, cudaEvent_t e0, cudaEvent_t e1, Call&& call) {
+  CK(cudaEventRecord(e0, s));
+  call();
+  CK(cudaEventRecord(e1, s));
+  CK(cudaEventSynchronize(e1));
+  float ms = 0;
+  CK(cudaEventElapsedTime(&ms, e0, e1));
+  return ms * 1000;
+}

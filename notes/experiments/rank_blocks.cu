@@ -10,12 +10,24 @@
 #include "check.cuh"
 #include <gpuprim/radix_sort.cuh>
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <vector>
 
 __global__ void empty_kernel() {}
+
+// The rank sort kernel of u32 keys (with u32 values where Pairs) for each variant's keys a warp.
+template <bool Pairs, class Args = gpuprim::detail::radix_sort_args<
+                          unsigned, std::conditional_t<Pairs, unsigned, gpuprim::detail::no_values>>>
+constexpr std::array<void (*)(Args), 6> rank_kernels() {
+  using gpuprim::detail::radix_rank_sort_kernel;
+  constexpr auto own4 = radix_rank_sort_kernel<unsigned, Pairs, false, Args, 4>;
+  constexpr auto own2 = radix_rank_sort_kernel<unsigned, Pairs, false, Args, 2>;
+  constexpr auto own1 = radix_rank_sort_kernel<unsigned, Pairs, false, Args, 1>;
+  return {own4, own4, own2, own2, own1, own1};
+}
 
 // The copy floor: thread i copies key i (one load and one store each).
 __global__ void copy_kernel(const unsigned* in, unsigned* out, int n) {
@@ -59,18 +71,8 @@ int main(int argc, char** argv) {
   using kargs = radix_sort_args<unsigned, no_values>;
   using pargs = radix_sort_args<unsigned, unsigned>;
   // Variants: (threads, keys a warp owns).
-  void (*kkernels[])(kargs) = {radix_rank_sort_kernel<unsigned, false, false, kargs, 4>,
-                               radix_rank_sort_kernel<unsigned, false, false, kargs, 4>,
-                               radix_rank_sort_kernel<unsigned, false, false, kargs, 2>,
-                               radix_rank_sort_kernel<unsigned, false, false, kargs, 2>,
-                               radix_rank_sort_kernel<unsigned, false, false, kargs, 1>,
-                               radix_rank_sort_kernel<unsigned, false, false, kargs, 1>};
-  void (*pkernels[])(pargs) = {radix_rank_sort_kernel<unsigned, true, false, pargs, 4>,
-                               radix_rank_sort_kernel<unsigned, true, false, pargs, 4>,
-                               radix_rank_sort_kernel<unsigned, true, false, pargs, 2>,
-                               radix_rank_sort_kernel<unsigned, true, false, pargs, 2>,
-                               radix_rank_sort_kernel<unsigned, true, false, pargs, 1>,
-                               radix_rank_sort_kernel<unsigned, true, false, pargs, 1>};
+  constexpr auto kkernels = rank_kernels<false>();
+  constexpr auto pkernels = rank_kernels<true>();
   const unsigned threads[] = {256, 128, 256, 128, 256, 128};
   const unsigned owns[] = {4, 4, 2, 2, 1, 1};
   constexpr int nt = 6;
@@ -133,13 +135,8 @@ int main(int argc, char** argv) {
     for (int i = 0; i < calls; ++i) {
       for (int r = 0; r < 2 * nt + 3; ++r) {
         const int q = (r + i) % (2 * nt + 3);
-        CK(cudaEventRecord(e0, s));
-        run(q, size_t(i) % copies);
-        CK(cudaEventRecord(e1, s));
-        CK(cudaEventSynchronize(e1));
-        float ms;
-        CK(cudaEventElapsedTime(&ms, e0, e1));
-        if (i >= 100) t[q].push_back(ms * 1000);
+        const float us = event_us(s, e0, e1, [&] { run(q, size_t(i) % copies); });
+        if (i >= 100) t[q].push_back(us);
       }
     }
     printf("n=%zu (library picks %u threads, %d SMs)\n", n, rank_sort_block_threads(n, sms), sms);

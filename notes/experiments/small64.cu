@@ -59,13 +59,8 @@ int main(int argc, char** argv) {
     for (int i = 0; i < calls; ++i) {
       for (int q = 0; q < 4; ++q) {
         const int kind = (q + i) % 4;
-        CK(cudaEventRecord(e0, s));
-        run(kind, size_t(i) % copies);
-        CK(cudaEventRecord(e1, s));
-        CK(cudaEventSynchronize(e1));
-        float ms;
-        CK(cudaEventElapsedTime(&ms, e0, e1));
-        if (i >= 100) t[kind].push_back(ms * 1000);
+        const float us = event_us(s, e0, e1, [&] { run(kind, size_t(i) % copies); });
+        if (i >= 100) t[kind].push_back(us);
       }
     }
     for (int kind = 0; kind < 4; ++kind) {
