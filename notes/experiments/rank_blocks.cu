@@ -13,20 +13,23 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <random>
+#include <utility>
 #include <vector>
 
 __global__ void empty_kernel() {}
 
+// Keys a warp owns and threads a block, per variant.
+constexpr int variant_owns[] = {4, 4, 2, 2, 1, 1};
+constexpr unsigned variant_threads[] = {256, 128, 256, 128, 256, 128};
+
 // The rank sort kernel of u32 keys (with u32 values where Pairs) for each variant's keys a warp.
 template <bool Pairs, class Args = gpuprim::detail::radix_sort_args<
-                          unsigned, std::conditional_t<Pairs, unsigned, gpuprim::detail::no_values>>>
-constexpr std::array<void (*)(Args), 6> rank_kernels() {
-  using gpuprim::detail::radix_rank_sort_kernel;
-  constexpr auto own4 = radix_rank_sort_kernel<unsigned, Pairs, false, Args, 4>;
-  constexpr auto own2 = radix_rank_sort_kernel<unsigned, Pairs, false, Args, 2>;
-  constexpr auto own1 = radix_rank_sort_kernel<unsigned, Pairs, false, Args, 1>;
-  return {own4, own4, own2, own2, own1, own1};
+                          unsigned, std::conditional_t<Pairs, unsigned, gpuprim::detail::no_values>>,
+          std::size_t... I>
+constexpr std::array<void (*)(Args), sizeof...(I)> rank_kernels(std::index_sequence<I...>) {
+  return {gpuprim::detail::radix_rank_sort_kernel<unsigned, Pairs, false, Args, variant_owns[I]>...};
 }
 
 // The copy floor: thread i copies key i (one load and one store each).
@@ -70,12 +73,9 @@ int main(int argc, char** argv) {
   CK(cudaEventCreate(&e1));
   using kargs = radix_sort_args<unsigned, no_values>;
   using pargs = radix_sort_args<unsigned, unsigned>;
-  // Variants: (threads, keys a warp owns).
-  constexpr auto kkernels = rank_kernels<false>();
-  constexpr auto pkernels = rank_kernels<true>();
-  const unsigned threads[] = {256, 128, 256, 128, 256, 128};
-  const unsigned owns[] = {4, 4, 2, 2, 1, 1};
-  constexpr int nt = 6;
+  constexpr int nt = std::size(variant_owns);
+  constexpr auto kkernels = rank_kernels<false>(std::make_index_sequence<nt>());
+  constexpr auto pkernels = rank_kernels<true>(std::make_index_sequence<nt>());
   int sms = 0;
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   for (size_t n : {size_t(1024), size_t(2048), size_t(4096), size_t(4864)}) {
@@ -94,8 +94,8 @@ int main(int argc, char** argv) {
         fill_store_kernel<<<unsigned((n + 31) / 32), 256, n * 4, s>>>(k + o, ko, int(n));
         return;
       }
-      const unsigned t = threads[q % nt];
-      const unsigned per_block = t / 32 * owns[q % nt];
+      const unsigned t = variant_threads[q % nt];
+      const unsigned per_block = t / 32 * variant_owns[q % nt];
       const unsigned grid = unsigned((n + per_block - 1) / per_block);
       const size_t smem = rank_sort_smem_bytes<unsigned>(n);
       if (q < nt) {
@@ -150,7 +150,7 @@ int main(int argc, char** argv) {
       } else if (q == 2 * nt + 2) {
         printf("  fill + store      ");
       } else {
-        printf("  %-5s %4u threads %u a warp", q < nt ? "keys" : "pairs", threads[q % nt], owns[q % nt]);
+        printf("  %-5s %4u threads %u a warp", q < nt ? "keys" : "pairs", variant_threads[q % nt], variant_owns[q % nt]);
       }
       printf("  median %6.2f us  p10 %6.2f  p90 %6.2f\n", x[x.size() / 2], x[x.size() / 10], x[x.size() * 9 / 10]);
     }
