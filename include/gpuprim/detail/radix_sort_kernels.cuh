@@ -884,12 +884,11 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
   const bits_t* other = read_output ? reinterpret_cast<const bits_t*>(a.keys_out) : a.keys_alt;
   [[maybe_unused]] const bits_t* src = one_source && first ? in_bits : other;
   // Item i of this thread lies at tile_base + warp_striped_position(i); it is real below `valid`.
-  const auto is_real = [&](int i) { return warp_striped_position<items>(i) < valid; };
   bits_t ordered[items];
 #pragma unroll
   for (int i = 0; i < items; ++i) {
     const int pos = warp_striped_position<items>(i);
-    if (is_real(i)) {
+    if (pos < valid) {
       if constexpr (packed_in) {  // never the first pass
         ordered[i] = read_output ? *a.packed.y(tile_base + pos) : a.packed.x[tile_base + pos];
       } else if constexpr (one_source) {
@@ -905,7 +904,7 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
     if (first) {
 #pragma unroll
       for (int i = 0; i < items; ++i) {
-        if (is_real(i)) ordered[i] = traits::order(ordered[i], Descending);
+        if (warp_striped_position<items>(i) < valid) ordered[i] = traits::order(ordered[i], Descending);
       }
     }
   }
@@ -1080,20 +1079,19 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
     } else {
       for_each_sorted([&](int, std::size_t g, bits_t key) { *(write_output ? p.y(g) : p.x + g) = key; });
     }
-  } else {
-    if constexpr (Shape::packed_out) {
-      if (!last) {
-        // The first pass of packed pairs: each sorted key and its value as one word.
-        const radix_packed_buffers& p = a.packed;
-        static_assert(sizeof(Value) == sizeof(std::uint32_t), "packed pairs hold 4-byte values");
-        for_each_sorted([&](int j, std::size_t g, bits_t key) {
-          std::uint32_t value_bits;
-          std::memcpy(&value_bits, &s.x.u.values[j], sizeof(value_bits));
-          *(write_output ? p.y(g) : p.x + g) = std::uint64_t(key) | std::uint64_t(value_bits) << 32;
-        });
-        return;
-      }
+  } else if (Shape::packed_out && !last) {
+    if constexpr (Shape::packed_out) {  // only these shapes compile the words' scatter
+      // The first pass of packed pairs: each sorted key and its value as one word.
+      const radix_packed_buffers& p = a.packed;
+      static_assert(sizeof(Value) == sizeof(std::uint32_t), "packed pairs hold 4-byte values");
+      for_each_sorted([&](int j, std::size_t g, bits_t key) {
+        std::uint32_t value_bits;
+        std::memcpy(&value_bits, &s.x.u.values[j], sizeof(value_bits));
+        *(write_output ? p.y(g) : p.x + g) = std::uint64_t(key) | std::uint64_t(value_bits) << 32;
+      });
     }
+  } else {
+    // Keys (and values) to their places in the keys (and values) buffers.
     // Integer keys: the last pass undoes the order transform (an XOR) with one uniform mask.
     [[maybe_unused]] bits_t out_flip = 0;
     if constexpr (traits::order_is_xor) out_flip = last ? traits::order_mask(Descending) : bits_t(0);
@@ -1121,7 +1119,8 @@ GPUPRIM_DEVICE void onesweep_tile(const radix_sort_args<Key, Value>& a, onesweep
       Value v[items];
 #pragma unroll
       for (int i = 0; i < items; ++i) {
-        if (is_real(i)) v[i] = vsrc[tile_base + warp_striped_position<items>(i)];
+        const int pos = warp_striped_position<items>(i);
+        if (pos < valid) v[i] = vsrc[tile_base + pos];
       }
       __syncthreads();
 #pragma unroll
