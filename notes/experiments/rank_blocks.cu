@@ -20,16 +20,19 @@
 
 __global__ void empty_kernel() {}
 
-// Keys a warp owns and threads a block, per variant.
-constexpr int variant_owns[] = {4, 4, 2, 2, 1, 1};
-constexpr unsigned variant_threads[] = {256, 128, 256, 128, 256, 128};
+// Threads a block and keys a warp owns, per variant.
+struct variant {
+  unsigned threads;
+  int owns;
+};
+constexpr variant variants[] = {{256, 4}, {128, 4}, {256, 2}, {128, 2}, {256, 1}, {128, 1}};
 
 // The rank sort kernel of u32 keys (with u32 values where Pairs) for each variant's keys a warp.
 template <bool Pairs, class Args = gpuprim::detail::radix_sort_args<
                           unsigned, std::conditional_t<Pairs, unsigned, gpuprim::detail::no_values>>,
           std::size_t... I>
 constexpr std::array<void (*)(Args), sizeof...(I)> rank_kernels(std::index_sequence<I...>) {
-  return {gpuprim::detail::radix_rank_sort_kernel<unsigned, Pairs, false, Args, variant_owns[I]>...};
+  return {gpuprim::detail::radix_rank_sort_kernel<unsigned, Pairs, false, Args, variants[I].owns>...};
 }
 
 // The copy floor: thread i copies key i (one load and one store each).
@@ -73,7 +76,7 @@ int main(int argc, char** argv) {
   CK(cudaEventCreate(&e1));
   using kargs = radix_sort_args<unsigned, no_values>;
   using pargs = radix_sort_args<unsigned, unsigned>;
-  constexpr int nt = std::size(variant_owns);
+  constexpr int nt = std::size(variants);
   constexpr auto kkernels = rank_kernels<false>(std::make_index_sequence<nt>());
   constexpr auto pkernels = rank_kernels<true>(std::make_index_sequence<nt>());
   int sms = 0;
@@ -94,8 +97,9 @@ int main(int argc, char** argv) {
         fill_store_kernel<<<unsigned((n + 31) / 32), 256, n * 4, s>>>(k + o, ko, int(n));
         return;
       }
-      const unsigned t = variant_threads[q % nt];
-      const unsigned per_block = t / 32 * variant_owns[q % nt];
+      const variant& var = variants[q % nt];
+      const unsigned t = var.threads;
+      const unsigned per_block = t / 32 * var.owns;
       const unsigned grid = unsigned((n + per_block - 1) / per_block);
       const size_t smem = rank_sort_smem_bytes<unsigned>(n);
       if (q < nt) {
@@ -150,7 +154,8 @@ int main(int argc, char** argv) {
       } else if (q == 2 * nt + 2) {
         printf("  fill + store      ");
       } else {
-        printf("  %-5s %4u threads %u a warp", q < nt ? "keys" : "pairs", variant_threads[q % nt], variant_owns[q % nt]);
+        const variant& var = variants[q % nt];
+        printf("  %-5s %4u threads %d a warp", q < nt ? "keys" : "pairs", var.threads, var.owns);
       }
       printf("  median %6.2f us  p10 %6.2f  p90 %6.2f\n", x[x.size() / 2], x[x.size() / 10], x[x.size() * 9 / 10]);
     }
