@@ -4,6 +4,8 @@
 #include <gpuprim/radix_sort.cuh>
 
 #include <cstdint>
+#include <random>
+#include <type_traits>
 #include <vector>
 
 #include "sort/device_sort_common.cuh"
@@ -171,6 +173,167 @@ TEST_CASE("device radix sort: CUDA graph capture and replay", "[sort][device]") 
   }
   CHECK_CUDA(cudaGraphExecDestroy(exec));
   CHECK_CUDA(cudaGraphDestroy(graph));
+}
+
+namespace {
+
+/// How many 8-bit digit positions of the whole key hold more than one digit value among `keys`
+/// (unsigned keys): the passes that an ascending sort of the whole key must run.
+template <class Key>
+int positions_that_differ(const std::vector<Key>& keys) {
+  int differ = 0;
+  for (int shift = 0; shift < 8 * static_cast<int>(sizeof(Key)); shift += 8) {
+    const Key digit = (keys[0] >> shift) & Key(0xff);
+    for (const Key k : keys) {
+      if (((k >> shift) & Key(0xff)) != digit) {
+        ++differ;
+        break;
+      }
+    }
+  }
+  return differ;
+}
+
+/// Keys of one of four kinds, by how many digit positions differ: every one (uniform), those of
+/// the low 20 bits (3), one (only bits 8-15 vary) and none (all equal).
+template <class Key>
+std::vector<Key> keys_of_kind(int kind, std::size_t n, std::mt19937_64& rng) {
+  if (kind == 0) return make_keys<Key>(n, distribution::uniform, rng);
+  if (kind == 1) return make_keys<Key>(n, distribution::low_20_bits, rng);
+  if (kind == 3) return make_keys<Key>(n, distribution::all_equal, rng);
+  const Key fixed = static_cast<Key>(rng()) & ~Key(0xff00);
+  std::vector<Key> keys(n);
+  for (Key& k : keys) k = fixed | static_cast<Key>((rng() & 0xff) << 8);
+  return keys;
+}
+
+/// The pass kernels of the sort whose workspace is `temp` that ran: each of their blocks takes its
+/// tile from tile_counter[slot] of the control block (part 0 of the workspace, at its start when
+/// `temp` is 256-byte aligned, as cudaMalloc's memory is), which every call zeroes first.
+std::vector<bool> passes_that_ran(const device_vector<unsigned char>& temp, int passes) {
+  gpuprim::detail::radix_sort_counters head{};
+  REQUIRE_CUDA(cudaMemcpy(&head, temp.data(), sizeof(head), cudaMemcpyDeviceToHost));
+  std::vector<bool> ran(passes);
+  for (int slot = 0; slot < passes; ++slot) ran[slot] = head.tile_counter[slot] != 0;
+  return ran;
+}
+
+/// One sort captured into a graph (`hook`: detail::radix_capture_switch_override) and replayed with
+/// keys whose differing digit positions change from replay to replay (all, 3, 1, none), checked
+/// against CUB. With the switch only the passes the plan keeps run (pass 0 always: it copies where
+/// none is kept); without it every pass kernel runs and the skipped ones leave at once.
+template <class Key, class Value>
+void check_captured_pass_skipping(std::size_t n, int hook, bool with_switch) {
+  constexpr bool pairs = !std::is_same_v<Value, keys_only>;
+  constexpr int passes = static_cast<int>(sizeof(Key));
+  INFO("n = " << n << (pairs ? ", pairs" : ", keys") << ", " << 8 * sizeof(Key) << "-bit keys, switch hook " << hook
+              << ", switch expected " << (with_switch ? "on" : "off") << " (GPUPRIM_TEST_SEED="
+              << gpuprim_test::test_seed() << ")");
+  const gpuprim_test::scoped_stream stream;
+  device_vector<Key> keys_in(n), keys_out(n + guard_items);
+  device_vector<Value> values_in(pairs ? n : 0), values_out(pairs ? n + guard_items : 0);
+  auto sort = [&](void* temp, std::size_t& bytes) {
+    if constexpr (pairs) {
+      return gpuprim::radix_sort_pairs(temp, bytes, keys_in.data(), keys_out.data(), values_in.data(),
+                                       values_out.data(), n, 0, 8 * static_cast<int>(sizeof(Key)), stream);
+    } else {
+      return gpuprim::radix_sort_keys(temp, bytes, keys_in.data(), keys_out.data(), n, 0,
+                                      8 * static_cast<int>(sizeof(Key)), stream);
+    }
+  };
+  std::size_t bytes = 0;
+  REQUIRE_CUDA(sort(nullptr, bytes));
+  device_vector<unsigned char> temp(bytes);
+
+  const scoped_hook switch_hook(gpuprim::detail::radix_capture_switch_override, hook);
+  cudaGraph_t graph = nullptr;
+  REQUIRE_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  const cudaError_t captured = sort(temp.data(), bytes);
+  const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
+  REQUIRE_CUDA(captured);
+  REQUIRE_CUDA(ended);
+  std::size_t count = 0;
+  REQUIRE_CUDA(cudaGraphGetNodes(graph, nullptr, &count));
+  std::vector<cudaGraphNode_t> nodes(count);
+  REQUIRE_CUDA(cudaGraphGetNodes(graph, nodes.data(), &count));
+  int conditionals = 0;
+  for (cudaGraphNode_t node : nodes) {
+    cudaGraphNodeType type{};
+    REQUIRE_CUDA(cudaGraphNodeGetType(node, &type));
+    conditionals += type == cudaGraphNodeTypeConditional ? 1 : 0;
+  }
+  CHECK(conditionals == (with_switch ? 1 : 0));
+  cudaGraphExec_t exec = nullptr;
+  REQUIRE_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+
+  for (int kind : {0, 1, 2, 3, 0}) {
+    std::mt19937_64 rng = case_rng(50, n, kind);
+    const std::vector<Key> keys = keys_of_kind<Key>(kind, n, rng);
+    std::vector<Value> values;
+    if constexpr (pairs) values = make_values<Value>(n, rng);
+    const int kept = positions_that_differ(keys);
+    INFO("replay with " << kept << " of " << passes << " digit positions differing");
+    keys_in.upload(keys);
+    keys_out.poison(0xCD);
+    if constexpr (pairs) {
+      values_in.upload(values);
+      values_out.poison(0xCD);
+    }
+    REQUIRE_CUDA(cudaGraphLaunch(exec, stream));
+    REQUIRE_CUDA(cudaStreamSynchronize(stream));
+    require_sync();
+    std::vector<Key> expected_keys;
+    std::vector<Value> expected_values;
+    cub_reference<Key, Value>(keys, values, false, 0, 8 * static_cast<int>(sizeof(Key)), expected_keys,
+                              expected_values);
+    const auto got_keys = keys_out.download(0, n + guard_items);
+    check_bitwise_equal("keys", expected_keys.data(), got_keys.data(), n);
+    CHECK(count_touched(got_keys, n, 0xCD) == 0);
+    if constexpr (pairs) {
+      const auto got_values = values_out.download(0, n + guard_items);
+      check_bitwise_equal("values", expected_values.data(), got_values.data(), n);
+      CHECK(count_touched(got_values, n, 0xCD) == 0);
+    }
+    const std::vector<bool> ran = passes_that_ran(temp, passes);
+    for (int slot = 0; slot < passes; ++slot) {
+      INFO("pass kernel " << slot);
+      CHECK(ran[slot] == (!with_switch || slot == 0 || slot < kept));
+    }
+  }
+  CHECK_CUDA(cudaGraphExecDestroy(exec));
+  CHECK_CUDA(cudaGraphDestroy(graph));
+}
+
+}  // namespace
+
+TEST_CASE("device radix sort: a captured sort launches no skipped pass", "[sort][device]") {
+  // Inside a stream capture the passes after the first go under one SWITCH node that the upfront
+  // histogram sets from its plan, where their grid is large (radix_capture_switch_min_waves; the
+  // hook forces it at these sizes). Sizes past the fused single-launch sort (its passes are not
+  // launches): one-wave and early-scatter grids, and for uint32 pairs the packed passes (words
+  // after the first pass) forced as well. Small mode (the sanitizer runs): uint32 keys and pairs,
+  // with the switch.
+  const bool small = gpuprim_test::small_mode();
+  for (bool with_switch : {true, false}) {
+    if (small && !with_switch) continue;
+    const int hook = with_switch ? 1 : 0;
+    check_captured_pass_skipping<std::uint32_t, keys_only>(300007, hook, with_switch);
+    check_captured_pass_skipping<std::uint32_t, std::uint32_t>(300007, hook, with_switch);
+    if (small) continue;
+    check_captured_pass_skipping<std::uint64_t, keys_only>(300007, hook, with_switch);
+    {
+      const scoped_hook forced(gpuprim::detail::onesweep_shape_override, 4);
+      check_captured_pass_skipping<std::uint32_t, std::uint32_t>(1000003, hook, with_switch);
+    }
+    check_captured_pass_skipping<std::uint32_t, keys_only>(5000011, hook, with_switch);
+    check_captured_pass_skipping<std::uint64_t, std::uint32_t>(5000011, hook, with_switch);
+  }
+  // By default a grid of fewer waves than radix_capture_switch_min_waves keeps plain launches
+  // (300007 keys: 24-32 tiles, one wave on a GPU of 16 SMs or more).
+  int device = 0, sms = 0;
+  REQUIRE_CUDA(cudaGetDevice(&device));
+  REQUIRE_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  if (!small && sms >= 16) check_captured_pass_skipping<std::uint32_t, keys_only>(300007, -1, false);
 }
 
 TEST_CASE("device radix sort: two streams at once", "[sort][device]") {

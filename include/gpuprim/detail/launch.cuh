@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <tuple>
 #include <utility>
 
 #include <cuda_runtime.h>
@@ -282,6 +283,76 @@ template <class Call>
   e = call(temp, bytes, false);
   const cudaError_t freed = cudaFreeAsync(temp, stream);
   return e != cudaSuccess ? e : freed;
+}
+
+/// A conditional node's handle for a kernel to set (cudaGraphSetConditional), where `enabled`: the
+/// kernel then runs in the graph that owns the handle.
+struct graph_switch {
+  cudaGraphConditionalHandle handle = 0;
+  unsigned enabled = 0;
+};
+
+/// The graph that `stream` is being captured into, or null where it is not being captured.
+[[nodiscard]] inline cudaError_t capturing_graph(cudaStream_t stream, cudaGraph_t& graph) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  cudaGraph_t captured = nullptr;
+  const cudaError_t e = cudaStreamGetCaptureInfo(stream, &status, nullptr, &captured);
+  graph = e == cudaSuccess && status == cudaStreamCaptureStatusActive ? captured : nullptr;
+  return e;
+}
+
+/// Adds a SWITCH node on `sw.handle` with `cases` bodies (returned in `bodies`) to the graph being
+/// captured on `stream`, after everything captured there so far, and makes the stream's later work
+/// wait for it.
+[[nodiscard]] inline cudaError_t capture_switch(cudaStream_t stream, const graph_switch& sw, unsigned cases,
+                                                cudaGraph_t*& bodies) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  cudaGraph_t graph = nullptr;
+  const cudaGraphNode_t* after = nullptr;
+  const cudaGraphEdgeData* edges = nullptr;
+  std::size_t count = 0;
+  cudaError_t e = cudaStreamGetCaptureInfo(stream, &status, nullptr, &graph, &after, &edges, &count);
+  if (e != cudaSuccess) return e;
+  if (status != cudaStreamCaptureStatusActive) return cudaErrorStreamCaptureInvalidated;
+  cudaGraphNodeParams params = {};
+  params.type = cudaGraphNodeTypeConditional;
+  params.conditional.handle = sw.handle;
+  params.conditional.type = cudaGraphCondTypeSwitch;
+  params.conditional.size = cases;
+  cudaGraphNode_t node = nullptr;
+  e = cudaGraphAddNode(&node, graph, after, edges, count, &params);
+  if (e != cudaSuccess) return e;
+  bodies = params.conditional.phGraph_out;
+  return cudaStreamUpdateCaptureDependencies(stream, &node, nullptr, 1, cudaStreamSetCaptureDependencies);
+}
+
+/// Adds `kernel<<<grid, block, dynamic_smem>>>(args...)` to `graph` as a kernel node after `after`
+/// (none where null), through a programmatic edge (the kernel node's form of a launch in
+/// launch_mode::overlap_previous) where `overlap_previous`. The arguments are copied into the node.
+template <class... Params, class... Args>
+[[nodiscard]] cudaError_t add_kernel_node(cudaGraph_t graph, const cudaGraphNode_t* after, bool overlap_previous,
+                                          cudaGraphNode_t& node, void (*kernel)(Params...), unsigned grid,
+                                          unsigned block, std::size_t dynamic_smem, Args&&... args) {
+  std::tuple<Params...> values(std::forward<Args>(args)...);
+  return std::apply(
+      [&](auto&... value) {
+        void* pointers[sizeof...(Params) > 0 ? sizeof...(Params) : 1] = {static_cast<void*>(&value)...};
+        cudaGraphNodeParams params = {};
+        params.type = cudaGraphNodeTypeKernel;
+        params.kernel.func = reinterpret_cast<void*>(kernel);
+        params.kernel.gridDim = dim3(grid);
+        params.kernel.blockDim = dim3(block);
+        params.kernel.sharedMemBytes = static_cast<unsigned>(dynamic_smem);
+        params.kernel.kernelParams = pointers;
+        cudaGraphEdgeData edge = {};
+        if (overlap_previous) {
+          edge.from_port = cudaGraphKernelNodePortProgrammatic;
+          edge.type = cudaGraphDependencyTypeProgrammatic;
+        }
+        return cudaGraphAddNode(&node, graph, after, after != nullptr ? &edge : nullptr, after != nullptr ? 1 : 0,
+                                &params);
+      },
+      values);
 }
 
 /// Device side of programmatic dependent launch: lets the next kernel in the stream start now.

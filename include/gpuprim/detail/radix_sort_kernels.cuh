@@ -26,8 +26,10 @@
 //
 // The passes ping-pong between the caller's output and a workspace buffer, chosen on the device
 // from the number of passes left after skipping, so that the last one lands in the output.
-// Kernels for skipped passes are still launched (deciding on the host would need a host sync);
-// they read the pass count and return at once.
+// Outside a CUDA graph, kernels for skipped passes are still launched (deciding on the host would
+// need a host sync); they read the pass count and return at once. A sort captured into a graph puts
+// the passes after the first under one SWITCH node that the upfront kernel sets from its plan, so a
+// replay launches only the passes kept (launch_onesweep_with).
 #pragma once
 
 #include <atomic>
@@ -605,20 +607,35 @@ GPUPRIM_DEVICE void radix_plan(radix_plan_storage<Threads>& s, radix_sort_contro
   }
 }
 
+/// The upfront histogram's last block: radix_plan, then, inside a captured graph, the SWITCH node
+/// that holds the passes after the first (launch_onesweep_with) set to how many of them the plan
+/// keeps, so that the skipped ones are not launched.
+template <class Key, int Threads>
+GPUPRIM_DEVICE void radix_plan_passes(radix_plan_storage<Threads>& s, radix_sort_control* control, int begin_bit,
+                                      int end_bit, graph_switch later) {
+  radix_plan<Key>(s, control, begin_bit, end_bit, true);
+  if (later.enabled != 0 && threadIdx.x == 0) {
+    const unsigned active = control->active_passes;  // written by this thread
+    cudaGraphSetConditional(later.handle, active > 1 ? active - 1 : 0);
+  }
+}
+
 /// Counts the digits of every pass in one read of the keys; the last block scans the counts and
-/// chooses the passes. The blocks also zero the first pass's look-back states (`clear_vectors`
-/// 16-byte vectors at `clear`), which pass 0 reads only after this grid has ended.
+/// chooses the passes (radix_plan_passes). The blocks also zero the first pass's look-back states
+/// (`clear_vectors` 16-byte vectors at `clear`), which pass 0 reads only after this grid has ended.
 template <class Key, bool Descending>
 __global__ void __launch_bounds__(radix_histogram_threads)
     radix_histogram_kernel(const Key* keys, std::size_t n, int begin_bit, int end_bit, radix_sort_control* control,
-                           uint4* clear, std::size_t clear_vectors) {
+                           uint4* clear, std::size_t clear_vectors, graph_switch later) {
   __shared__ radix_histogram_storage s;
   allow_next_grid();  // pass 0 may be scheduled now; it waits for this grid before reading anything
   radix_zero_states(clear, clear_vectors);
   constexpr std::size_t chunk = std::size_t(radix_histogram_threads) * radix_histogram_items;
   radix_count_digits<Key, Descending>(s, keys, blockIdx.x * chunk, n, std::size_t(gridDim.x) * chunk, begin_bit,
                                       end_bit, control);
-  if (radix_histogram_arrive(s.plan, control, gridDim.x)) radix_plan<Key>(s.plan, control, begin_bit, end_bit, true);
+  if (radix_histogram_arrive(s.plan, control, gridDim.x)) {
+    radix_plan_passes<Key>(s.plan, control, begin_bit, end_bit, later);
+  }
 }
 
 /// Keys of up to 4 bytes: the upfront histogram, counted per warp and digit position in one of
@@ -648,7 +665,8 @@ struct radix_column_histogram {
 template <class Key, bool Descending>
 __global__ void __launch_bounds__(radix_column_histogram<Key>::threads, 1)
     radix_column_histogram_kernel(const Key* keys, std::size_t n, int begin_bit, int end_bit,
-                                  radix_sort_control* control, uint4* clear, std::size_t clear_vectors) {
+                                  radix_sort_control* control, uint4* clear, std::size_t clear_vectors,
+                                  graph_switch later) {
   using traits = radix_key<Key>;
   using bits_t = typename traits::bits_t;
   using shape = radix_column_histogram<Key>;
@@ -758,7 +776,9 @@ __global__ void __launch_bounds__(radix_column_histogram<Key>::threads, 1)
       atomicAdd(&control->counts[row / radix_bins][row % radix_bins], static_cast<unsigned long long>(c));
     }
   }
-  if (radix_histogram_arrive(plan, control, gridDim.x)) radix_plan<Key>(plan, control, begin_bit, end_bit, true);
+  if (radix_histogram_arrive(plan, control, gridDim.x)) {
+    radix_plan_passes<Key>(plan, control, begin_bit, end_bit, later);
+  }
 }
 
 /// Shared memory of one onesweep tile.
@@ -1450,6 +1470,24 @@ inline constexpr std::size_t radix_column_histogram_min_items = std::size_t(1) <
 /// 1.02-1.03 (notes/PERF.md, session 26).
 inline constexpr int radix_column_histogram_min_mbps_per_sm = 30000;
 
+/// A sort captured into a CUDA graph puts its passes after the first under a SWITCH node
+/// (launch_onesweep_with) where their grid is at least this many waves of resident blocks. The node
+/// costs a replay 9-15 us (the pass after the first waits for the node instead of starting under
+/// programmatic dependent launch, and the body is launched from the device); a skipped pass
+/// launched as a plain kernel costs ~0.7 us a wave of its blocks, which each take a tile and leave.
+/// H200, graph replays with the switch against plain launches (notes/PERF.md, session 42): u32 keys
+/// uniform 2^20 1.14x the time, 2^24 1.05, 2^26 (14 waves) 1.012, 2^28 (55) 1.004; in [0, 2^20)
+/// (one pass skipped) 1.18, 1.04, 1.007, 0.991; u64 keys in [0, 2^20) (five skipped) 2^24 0.958,
+/// 2^26 (25) 0.941, uniform 1.013 and 1.004; u32/u32 pairs uniform 2^26 (25) 0.999, 2^28 0.991, in
+/// [0, 2^20) 0.992 and 0.983.
+inline constexpr std::size_t radix_capture_switch_min_waves = 16;
+
+/// Test hook, not part of the API: -1 (the default) lets a sort captured into a CUDA graph put its
+/// passes after the first under a SWITCH node by the size of their grid (launch_onesweep_with,
+/// radix_capture_switch_min_waves), 1 puts them there at any size, 0 never (plain launches, as
+/// outside a capture).
+inline std::atomic<int> radix_capture_switch_override{-1};
+
 /// Test hook, not part of the API: -1 (the default) lets launch_radix_histogram choose the upfront
 /// histogram kernel by n, 0 forces radix_histogram_kernel and 1 radix_column_histogram_kernel (for
 /// keys of up to 4 bytes, where the device has its shared memory), so that tests and sanitizer runs
@@ -1463,7 +1501,7 @@ inline std::atomic<int> radix_histogram_override{-1};
 template <class Key, bool Descending>
 [[nodiscard]] cudaError_t launch_radix_histogram(const device_facts& device, const Key* keys, std::size_t n,
                                                  int begin_bit, int end_bit, radix_sort_control* control, uint4* clear,
-                                                 std::size_t clear_vectors, cudaStream_t stream) {
+                                                 std::size_t clear_vectors, graph_switch later, cudaStream_t stream) {
   int resident = 0;
   cudaError_t e = cudaSuccess;
   if constexpr (sizeof(Key) <= 4) {
@@ -1480,7 +1518,7 @@ template <class Key, bool Descending>
       if (e != cudaSuccess) return e;
       const unsigned grid = resident_grid((n + shape::chunk - 1) / shape::chunk, device, resident);
       return launch_with_smem(kernel, grid, shape::threads, shape::smem, stream, launch_mode::plain, keys, n,
-                              begin_bit, end_bit, control, clear, clear_vectors);
+                              begin_bit, end_bit, control, clear, clear_vectors, later);
     }
   }
   constexpr auto kernel = radix_histogram_kernel<Key, Descending>;
@@ -1489,7 +1527,7 @@ template <class Key, bool Descending>
   constexpr std::size_t chunk = std::size_t(radix_histogram_threads) * radix_histogram_items;
   const unsigned grid = resident_grid((n + chunk - 1) / chunk, device, resident);
   return launch(kernel, grid, radix_histogram_threads, stream, launch_mode::plain, keys, n, begin_bit, end_bit,
-                control, clear, clear_vectors);
+                control, clear, clear_vectors, later);
 }
 
 /// The onesweep sort: the upfront histogram, then one launch per pass, the first with the tiles of
@@ -1554,20 +1592,64 @@ cudaError_t launch_onesweep_with(const device_facts& device, void* temp, std::si
     b = a;
   }
 
+  // Inside a stream capture, and where their grid is large enough for a skipped pass to cost more
+  // than the node (radix_capture_switch_min_waves), the passes after the first go into the graph as
+  // the bodies of one SWITCH node (body k: passes 1 to k), whose value the histogram sets from the
+  // plan: a replay launches no skipped pass. Outside a capture the plan exists only on the device,
+  // so every pass is launched and the skipped ones leave at once (onesweep_tile). The handle's
+  // default runs every pass, so that the result never depends on the switch.
+  const unsigned rest_grid = static_cast<unsigned>(rest_tiles);
+  const std::size_t rest_launch_smem = packed ? rest_smem : launch_smem;
+  graph_switch later{};
+  const int switch_forced = radix_capture_switch_override.load(std::memory_order_relaxed);
+  if (passes > 1 && switch_forced != 0) {
+    cudaGraph_t graph = nullptr;
+    e = capturing_graph(stream, graph);
+    bool worth = switch_forced == 1;
+    if (e == cudaSuccess && graph != nullptr && !worth) {
+      int resident = 0;
+      e = resident_blocks_per_sm<rest_pass>(Rest::block_threads, device.ordinal, resident,
+                                            packed ? rest_smem : first_smem);
+      const std::size_t wave = std::size_t(device.sm_count > 0 ? device.sm_count : 1) * std::size_t(resident);
+      worth = rest_tiles >= radix_capture_switch_min_waves * wave;
+    }
+    if (e == cudaSuccess && graph != nullptr && worth) {
+      e = cudaGraphConditionalHandleCreate(&later.handle, graph, static_cast<unsigned>(passes - 1),
+                                           cudaGraphCondAssignDefault);
+      later.enabled = 1;
+    }
+    if (e != cudaSuccess) return e;
+  }
+
   // The histogram zeroes the first pass's look-back states; with packed passes, the first pass
   // zeroes those of the later passes' (more) tiles.
   static_assert(radix_bins * sizeof(State) % sizeof(uint4) == 0, "the histogram zeroes whole vectors of states");
   const std::size_t clear_vectors = first_tiles * radix_bins * sizeof(State) / sizeof(uint4);
   e = launch_radix_histogram<Key, Descending>(device, a.keys_in, a.n, a.begin_bit, a.end_bit, a.control,
-                                              reinterpret_cast<uint4*>(states_even), clear_vectors, stream);
+                                              reinterpret_cast<uint4*>(states_even), clear_vectors, later, stream);
   const launch_mode chained = device.cc_major >= 9 ? launch_mode::overlap_previous : launch_mode::plain;
   if (e == cudaSuccess) {
     e = launch_with_smem(first_pass, static_cast<unsigned>(first_tiles), First::block_threads, launch_smem, stream,
                          chained, a, 0, states_even, states_odd);
   }
-  for (int slot = 1; slot < passes && e == cudaSuccess; ++slot) {
-    e = launch_with_smem(rest_pass, static_cast<unsigned>(rest_tiles), Rest::block_threads,
-                         packed ? rest_smem : launch_smem, stream, chained, b, slot, states_even, states_odd);
+  if (later.enabled == 0) {
+    for (int slot = 1; slot < passes && e == cudaSuccess; ++slot) {
+      e = launch_with_smem(rest_pass, rest_grid, Rest::block_threads, rest_launch_smem, stream, chained, b, slot,
+                           states_even, states_odd);
+    }
+    return e;
+  }
+  cudaGraph_t* bodies = nullptr;
+  if (e == cudaSuccess) e = capture_switch(stream, later, static_cast<unsigned>(passes), bodies);
+  for (int k = 1; k < passes && e == cudaSuccess; ++k) {
+    cudaGraphNode_t previous = nullptr;
+    for (int slot = 1; slot <= k && e == cudaSuccess; ++slot) {
+      cudaGraphNode_t node = nullptr;
+      e = add_kernel_node(bodies[k], slot > 1 ? &previous : nullptr, chained == launch_mode::overlap_previous, node,
+                          rest_pass, rest_grid, Rest::block_threads, rest_launch_smem, b, slot, states_even,
+                          states_odd);
+      previous = node;
+    }
   }
   return e;
 }
