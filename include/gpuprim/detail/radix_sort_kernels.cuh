@@ -1600,20 +1600,23 @@ cudaError_t launch_onesweep_with(const device_facts& device, void* temp, std::si
   // default runs every pass, so that the result never depends on the switch.
   const unsigned rest_grid = static_cast<unsigned>(rest_tiles);
   const std::size_t rest_launch_smem = packed ? rest_smem : launch_smem;
+  // The gate comes first (cached values only), so that only a grid worth the node asks whether
+  // the stream is being captured: smaller sorts make no capture query.
   graph_switch later{};
   const int switch_forced = radix_capture_switch_override.load(std::memory_order_relaxed);
-  if (passes > 1 && switch_forced != 0) {
+  bool worth = passes > 1 && switch_forced == 1;
+  if (passes > 1 && switch_forced != 0 && switch_forced != 1) {
+    int resident = 0;
+    e = resident_blocks_per_sm<rest_pass>(Rest::block_threads, device.ordinal, resident,
+                                          packed ? rest_smem : first_smem);
+    if (e != cudaSuccess) return e;
+    const std::size_t wave = std::size_t(device.sm_count > 0 ? device.sm_count : 1) * std::size_t(resident);
+    worth = rest_tiles >= radix_capture_switch_min_waves * wave;
+  }
+  if (worth) {
     cudaGraph_t graph = nullptr;
     e = capturing_graph(stream, graph);
-    bool worth = switch_forced == 1;
-    if (e == cudaSuccess && graph != nullptr && !worth) {
-      int resident = 0;
-      e = resident_blocks_per_sm<rest_pass>(Rest::block_threads, device.ordinal, resident,
-                                            packed ? rest_smem : first_smem);
-      const std::size_t wave = std::size_t(device.sm_count > 0 ? device.sm_count : 1) * std::size_t(resident);
-      worth = rest_tiles >= radix_capture_switch_min_waves * wave;
-    }
-    if (e == cudaSuccess && graph != nullptr && worth) {
+    if (e == cudaSuccess && graph != nullptr) {
       e = cudaGraphConditionalHandleCreate(&later.handle, graph, static_cast<unsigned>(passes - 1),
                                            cudaGraphCondAssignDefault);
       later.enabled = 1;
