@@ -9,9 +9,15 @@
 // programmatic edge; mode 3: see add_body_node; mode 4: see big_body; mode 5: a memset first, 132
 // setter blocks of which the last sets it, and a big_body launch with programmatic serialisation
 // between the setter and the node. Replayed three times; prints `out` (expected 1).
-// H200, CUDA 13.0, 2026-11-28: every mode runs and prints body 1, and racecheck (modes 0-5) and
-// memcheck (0, 1, 3) report nothing; the sort's own case still segfaults under racecheck
-// (tests/sort/CMakeLists.txt).
+// Modes 6-8 (session 43): see the comment at `cases` below (an empty body; four bodies of 0-3
+// kernels chained by programmatic edges, the shape of the sort's switch for u32 keys).
+// H200, CUDA 13.0, 2026-11-28: every mode runs and prints the body it should (1; -1 for mode 7's
+// empty body; 3 for mode 8), and racecheck (modes 0-8) and memcheck (0, 1, 3) report nothing; the
+// sort's own case still crashes under racecheck (tests/sort/CMakeLists.txt). With glibc's heap
+// checks (LD_PRELOAD libc_malloc_debug.so, MALLOC_CHECK_=3) that case passes without a tool
+// (598 assertions) and under racecheck stops with "free(): invalid pointer" (a segfault or
+// "malloc_consolidate(): unaligned fastbin chunk detected" without the checks): the host heap is
+// corrupted only while racecheck runs.
 #include <cstdio>
 #include <cstdlib>
 
@@ -27,7 +33,8 @@
   } while (0)
 
 __global__ void set_switch(cudaGraphConditionalHandle h, int mode) {
-  if (mode != 1 && threadIdx.x == 0 && blockIdx.x == gridDim.x - 1) cudaGraphSetConditional(h, 1);
+  const unsigned value = mode == 7 ? 0 : mode == 8 ? 3 : 1;
+  if (mode != 1 && threadIdx.x == 0 && blockIdx.x == gridDim.x - 1) cudaGraphSetConditional(h, value);
 }
 
 __global__ void body(int* out, int which) {
@@ -101,16 +108,42 @@ int main(int argc, char** argv) {
   p.type = cudaGraphNodeTypeConditional;
   p.conditional.handle = h;
   p.conditional.type = cudaGraphCondTypeSwitch;
-  p.conditional.size = 2;
+  // Modes 6 and 7: three bodies, body 0 empty (the sort's body for "no pass after the first");
+  // the setter picks body 1 (6) or the empty body 0 (7). Mode 8: four bodies, body k holding k
+  // kernels chained by programmatic edges, as the sort's bodies for u32 keys; the setter picks 3.
+  const unsigned cases = mode == 8 ? 4 : mode >= 6 ? 3 : 2;
+  p.conditional.size = cases;
   cudaGraphNode_t node;
   CK(cudaGraphAddNode(&node, captured, deps, edges, count, &p));
-  for (int k = 0; k < 2; ++k) {
+  for (unsigned k = 0; k < cases; ++k) {
+    if (mode >= 6 && k == 0) continue;
+    if (mode == 8) {
+      cudaGraphNode_t previous = nullptr;
+      for (unsigned j = 1; j <= k; ++j) {
+        int which = static_cast<int>(k);
+        void* args[] = {&out, &which};
+        cudaGraphNodeParams kp = {};
+        kp.type = cudaGraphNodeTypeKernel;
+        kp.kernel.func = reinterpret_cast<void*>(body);
+        kp.kernel.gridDim = dim3(1);
+        kp.kernel.blockDim = dim3(32);
+        kp.kernel.kernelParams = args;
+        cudaGraphEdgeData edge = {};
+        edge.from_port = cudaGraphKernelNodePortProgrammatic;
+        edge.type = cudaGraphDependencyTypeProgrammatic;
+        cudaGraphNode_t kn;
+        CK(cudaGraphAddNode(&kn, p.conditional.phGraph_out[k], j > 1 ? &previous : nullptr, j > 1 ? &edge : nullptr,
+                            j > 1 ? 1 : 0, &kp));
+        previous = kn;
+      }
+      continue;
+    }
     if (mode == 3) {
-      add_body_node(p.conditional.phGraph_out[k], out, k);
+      add_body_node(p.conditional.phGraph_out[k], out, static_cast<int>(k));
       scribble_stack();
       continue;
     }
-    int which = k;
+    int which = static_cast<int>(k);
     void* args[] = {&out, &which};
     cudaGraphNodeParams kp = {};
     kp.type = cudaGraphNodeTypeKernel;
