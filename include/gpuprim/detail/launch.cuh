@@ -4,6 +4,8 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
+#include <mutex>
 #include <tuple>
 #include <utility>
 
@@ -94,30 +96,53 @@ template <class Query>
 }
 
 /// How many blocks of `block_threads` threads of `Kernel` (with `dynamic_smem` bytes of dynamic
-/// shared memory) fit on one SM of `device`. Queried once per kernel and device, then cached (the
-/// answer is a property of the compiled kernel). The cache is keyed on the kernel itself (a
-/// template argument), not on its signature: two kernels with the same parameters differ.
+/// shared memory) fit on one SM of `device`. The answer depends on the compiled kernel and on those
+/// two, so each kernel and device caches it together with the configuration it was asked for (one
+/// 64-bit word: a valid bit, the threads, the bytes, the blocks); a call with another block size or
+/// shared-memory size queries again instead of reading another configuration's answer. The cache
+/// is keyed on the kernel itself (a template argument), not on its signature: two kernels with the
+/// same parameters differ.
 template <auto Kernel>
 [[nodiscard]] cudaError_t resident_blocks_per_sm(int block_threads, int device, int& blocks,
                                                  std::size_t dynamic_smem = 0) {
-  static std::atomic<int> cache[cached_devices] = {};
-  return cached_per_device(cache, device, blocks, [&](int& v) {
-    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&v, Kernel, block_threads, dynamic_smem);
-  });
+  static std::atomic<std::uint64_t> cache[cached_devices] = {};
+  constexpr std::uint64_t valid = std::uint64_t(1) << 63;
+  const bool cacheable = device >= 0 && device < cached_devices && block_threads > 0 && block_threads < (1 << 15) &&
+                         dynamic_smem < (std::size_t(1) << 32);
+  const std::uint64_t asked = valid | std::uint64_t(block_threads) << 48 | std::uint64_t(dynamic_smem) << 16;
+  if (cacheable) {
+    const std::uint64_t known = cache[device].load(std::memory_order_relaxed);
+    if ((known & ~std::uint64_t(0xffff)) == asked) {
+      blocks = static_cast<int>(known & 0xffff);
+      return cudaSuccess;
+    }
+  }
+  blocks = 0;
+  const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Kernel, block_threads, dynamic_smem);
+  if (e != cudaSuccess) return e;
+  if (cacheable && blocks >= 0 && blocks <= 0xffff) cache[device].store(asked | std::uint64_t(blocks), std::memory_order_relaxed);
+  return cudaSuccess;
 }
 
-/// Lets `Kernel` take `bytes` of dynamic shared memory on `device` (needed above 48 KiB); the
-/// attribute is set once per kernel and device.
+/// Lets `Kernel` take `bytes` of dynamic shared memory on `device` (needed above 48 KiB). The
+/// attribute only ever rises: each kernel and device remembers the most it has allowed, a call
+/// within that returns at once, and a call for more sets it again, under a lock so that two
+/// threads asking for different sizes cannot leave the smaller one set while the larger is
+/// remembered.
 template <auto Kernel>
 [[nodiscard]] cudaError_t allow_dynamic_smem(std::size_t bytes, int device) {
   constexpr std::size_t default_limit = 48 * 1024;
   if (bytes <= default_limit) return cudaSuccess;
-  static std::atomic<int> done[cached_devices] = {};  // 1 once set
-  int set = 0;
-  return cached_per_device(done, device, set, [&](int& v) {
-    v = 1;
-    return cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
-  });
+  static std::atomic<std::size_t> allowed[cached_devices] = {};
+  const bool cacheable = device >= 0 && device < cached_devices;
+  if (cacheable && allowed[device].load(std::memory_order_acquire) >= bytes) return cudaSuccess;
+  static std::mutex raising;
+  const std::lock_guard<std::mutex> hold(raising);
+  if (cacheable && allowed[device].load(std::memory_order_relaxed) >= bytes) return cudaSuccess;
+  // The attribute belongs to the kernel on the current device, which is `device` for every caller.
+  const cudaError_t e = cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
+  if (e == cudaSuccess && cacheable) allowed[device].store(bytes, std::memory_order_release);
+  return e;
 }
 
 /// Lets `Kernel` take `smem` bytes of dynamic shared memory on `device` (allow_dynamic_smem) and

@@ -1443,8 +1443,8 @@ template <class Key, class Value>
 
 /// Lets onesweep pass kernel `Pass` of `Shape` (`smem` bytes of storage) take its dynamic shared
 /// memory on `device`: one-wave passes up to the device's opt-in limit, since they may be launched
-/// with more than they use (see launch_onesweep_with). Whichever caller sets it first sets it
-/// right.
+/// with more than they use (see launch_onesweep_with). Every caller of a pass kernel asks for the
+/// same size, and allow_dynamic_smem only ever raises it.
 template <auto Pass, class Shape>
 [[nodiscard]] cudaError_t allow_pass_smem(std::size_t smem, int device) {
   if constexpr (!Shape::early_scatter) {
