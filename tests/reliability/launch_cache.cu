@@ -1,7 +1,8 @@
 // The launch helpers' per-kernel caches (include/gpuprim/detail/launch.cuh) answer for the
 // configuration asked about, not for whichever one was asked first:
 // - resident_blocks_per_sm, asked in turn about several block sizes and dynamic shared-memory
-//   sizes of one kernel, gives what an uncached occupancy query gives for each;
+//   sizes of one kernel, gives what an uncached occupancy query gives for each, also when first
+//   asked before the shared memory was allowed;
 // - allow_dynamic_smem, asked for more than before, lets a launch with the larger size run; asked
 //   for less afterwards, it keeps the larger allowance; host threads raising it at once leave the
 //   largest size they asked for allowed.
@@ -65,6 +66,22 @@ TEST_CASE("reliability: launch helpers' caches answer for the configuration aske
         }
       }
     }
+  }
+
+  SECTION("resident blocks per SM asked before the shared memory is allowed, then after") {
+    constexpr auto kernel = fill_shared<3>;
+    REQUIRE(mid > 48 * 1024);
+    int before = -1;
+    // Whatever the runtime answers before the allowance (0 where it checks the attribute), the
+    // answer after it must be the uncached one.
+    REQUIRE_CUDA((gpuprim::detail::resident_blocks_per_sm<kernel>(256, device, before, mid)));
+    REQUIRE_CUDA((gpuprim::detail::allow_dynamic_smem<kernel>(mid, device)));
+    int cached = -1, direct = -1;
+    REQUIRE_CUDA((gpuprim::detail::resident_blocks_per_sm<kernel>(256, device, cached, mid)));
+    REQUIRE_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&direct, kernel, 256, mid));
+    INFO("before the allowance: " << before);
+    CHECK(direct > 0);
+    CHECK(cached == direct);
   }
 
   SECTION("dynamic shared memory: raised when more is asked, never lowered") {

@@ -97,9 +97,10 @@ template <class Query>
 
 /// How many blocks of `block_threads` threads of `Kernel` (with `dynamic_smem` bytes of dynamic
 /// shared memory) fit on one SM of `device`. The answer depends on the compiled kernel and on those
-/// two, so each kernel and device caches it together with the configuration it was asked for (one
-/// 64-bit word: a valid bit, the threads, the bytes, the blocks); a call with another block size or
-/// shared-memory size queries again instead of reading another configuration's answer. The cache
+/// two, so each kernel and device caches a positive answer together with the configuration it was
+/// asked for (one 64-bit word: a valid bit, the threads, the bytes, the blocks); a call with another
+/// block size or shared-memory size queries again instead of reading another configuration's
+/// answer. The cache
 /// is keyed on the kernel itself (a template argument), not on its signature: two kernels with the
 /// same parameters differ.
 template <auto Kernel>
@@ -120,7 +121,9 @@ template <auto Kernel>
   blocks = 0;
   const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Kernel, block_threads, dynamic_smem);
   if (e != cudaSuccess) return e;
-  if (cacheable && blocks >= 0 && blocks <= 0xffff) cache[device].store(asked | std::uint64_t(blocks), std::memory_order_relaxed);
+  // 0 is not kept: it can come from a size not yet allowed (allow_dynamic_smem), and the next
+  // call, after the allowance, must ask again.
+  if (cacheable && blocks > 0 && blocks <= 0xffff) cache[device].store(asked | std::uint64_t(blocks), std::memory_order_relaxed);
   return cudaSuccess;
 }
 
