@@ -132,7 +132,10 @@ void fill_values(In* out, std::size_t n, rng& r, distribution d, std::int64_t lo
       for (std::size_t i = 0; i < n; ++i) {
         const double f = n > 1 ? static_cast<double>(i) / static_cast<double>(n - 1) : 0.0;
         const double x = d == distribution::ascending ? f : 1.0 - f;
-        std::int64_t v = lo + static_cast<std::int64_t>(std::floor(x * span));
+        // The offset reaches 2^63 over int64's widest range, past what int64 holds: compared in
+        // double before it is converted (UBSan found the overflow).
+        const double offset = std::floor(x * span);
+        std::int64_t v = offset >= span ? hi : lo + static_cast<std::int64_t>(offset);
         if (v > hi) v = hi;
         out[i] = static_cast<In>(v);
       }

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <type_traits>
 #include <vector>
 
 #include "support/catch.hpp"
@@ -146,7 +147,10 @@ void check_scan(std::size_t n, std::size_t in_offset, std::size_t out_offset) {
   T acc = T(5);
   for (std::size_t i = 0; i < n; ++i) {
     expect_exclusive[i] = acc;
-    acc = static_cast<T>(acc + items[i]);
+    // Full-range int64 sums overflow; the reference wraps them in the unsigned type, as the
+    // device's adds do (a signed overflow on the host would be undefined: UBSan's find).
+    using unsigned_t = std::make_unsigned_t<T>;
+    acc = static_cast<T>(static_cast<unsigned_t>(acc) + static_cast<unsigned_t>(items[i]));
     expect_inclusive[i] = static_cast<T>(std::max(i == 0 ? items[0] : expect_inclusive[i - 1], items[i]));
   }
   placed<T> d_in(n, in_offset), d_out(n, out_offset);
