@@ -4,8 +4,10 @@
 # suite with GPUPRIM_REQUIRE_GPU=1, then compute-sanitizer (memcheck, racecheck, synccheck,
 # initcheck) over the GPU tests with bounded sizes, then the benchmarks with JSON output; `fuzz`
 # runs the long differential fuzz test (GPUPRIM_FUZZ_CONFIGS, default 10000). Everything lands in
-# $OUT (or ./gpu-out).
-# Usage: scripts/gpu-snapshot-run.sh [tests|sanitize|fuzz|bench|all] [bench names...]
+# $OUT (or ./gpu-out). `hostsan` runs, on the GPU, the tests built by `scripts/snapshot-build.sh
+# hostsan` (host code under ASan + UBSan) that arrived: carry ["build/hsan_sort.tar.xz"] or
+# ["build/hsan_rest.tar.xz"].
+# Usage: scripts/gpu-snapshot-run.sh [tests|sanitize|fuzz|bench|all|hostsan] [bench names...]
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$PWD
@@ -17,7 +19,7 @@ shift || true
 # (bench), from scripts/snapshot-build.sh (device tool: carry ["build/snap_tests.tar.xz"] or
 # ["build/snap_bench.tar.xz"]; both with the tree pass 64 MiB). An older build/snap.tar.xz is the
 # whole snapshot.
-for archive in build/snap.tar.xz build/snap_tests.tar.xz build/snap_bench.tar.xz; do
+for archive in build/snap.tar.xz build/snap_tests.tar.xz build/snap_bench.tar.xz build/hsan_sort.tar.xz build/hsan_rest.tar.xz; do
   if [ -f "$archive" ]; then tar -C build -xJf "$archive"; fi
 done
 export LD_LIBRARY_PATH=$root/build/snap/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
@@ -25,6 +27,24 @@ export LD_LIBRARY_PATH=$root/build/snap/lib:/usr/local/cuda/lib64:${LD_LIBRARY_P
 for t in cmake ninja; do [ -x /usr/bin/$t ] || ln -sf "$(command -v $t)" /usr/bin/$t; done
 [ -x /usr/bin/g++ ] || ln -sf /opt/gcc/bin/g++ /usr/bin/g++
 [ -x /usr/bin/c++ ] || ln -sf /opt/gcc/bin/g++ /usr/bin/c++
+if [[ $what == hostsan ]]; then
+  cd build/hsan/build
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$out/gpu.txt" 2>&1
+  # The CUDA driver maps memory where ASan's shadow gap would be; leaks of the driver's own
+  # allocations at exit are not ours. Any report stops the test (halt_on_error) and fails it.
+  export ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=0:halt_on_error=1
+  export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+  # The tests whose executables arrived (the consumer tests build their own, without ASan).
+  present=$(ctest --show-only=json-v1 | python3 -c '
+import json, os, sys
+tests = json.load(sys.stdin)["tests"]
+print("|".join("^%s$" % t["name"] for t in tests
+               if t.get("command") and os.path.exists(t["command"][0]) and "consumer" not in t["name"]))')
+  GPUPRIM_REQUIRE_GPU=1 ctest --output-on-failure -R "$present" -j 4 --timeout 900 > "$out/hostsan.log" 2>&1
+  echo "hostsan rc=$?"
+  grep -E "tests passed|Failed|ERROR: AddressSanitizer|runtime error" "$out/hostsan.log" | tail -20
+  exit 0
+fi
 cd build/snap/build
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$out/gpu.txt" 2>&1
 

@@ -6,8 +6,31 @@
 # is incremental) and the executables stripped, to keep the carried tree small.
 # Usage: scripts/snapshot-build.sh   (then carry build/snap_tests.tar.xz or build/snap_bench.tar.xz;
 # see scripts/gpu-snapshot-run.sh)
+#        scripts/snapshot-build.sh hostsan   (the tests only, their host code under ASan + UBSan as
+# the host-sanitize preset builds them, in build/hsan; ~600 MB, so they travel in two parts of
+# under 64 MiB: carry build/hsan_sort.tar.xz (the sort-device and reliability tests) in one call
+# and build/hsan_rest.tar.xz in another, each to `scripts/gpu-snapshot-run.sh hostsan`)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+if [[ ${1:-} == hostsan ]]; then
+  snap=build/hsan
+  mkdir -p "$snap"
+  rsync -rlpc --delete --exclude /build/ --exclude /.git/ ./ "$snap/src/"
+  cmake -S "$snap/src" -B "$snap/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DGPUPRIM_BUILD_TESTS=ON -DGPUPRIM_BUILD_BENCHMARKS=OFF -DGPUPRIM_BUILD_EXAMPLES=OFF -DGPUPRIM_BUILD_DOCS=OFF \
+    -DGPUPRIM_INSTALL=OFF -DGPUPRIM_HOST_SANITIZERS=ON >/dev/null
+  cmake --build "$snap/build" -j "$(nproc)" -- -k 0 || echo "snapshot-build: some targets failed to build" >&2
+  # Object files are not carried. The executables keep their symbols; ASan's reports give
+  # module offsets, which addr2line resolves against these executables here.
+  big=$(cd build && find hsan/build/tests -type f -executable -size +100k | sort)
+  sort_part=$(grep -E '/(sort_device|sort_device_types|reliability|reliability_sticky_error)$' <<<"$big")
+  rest_part=$(grep -v -E '/(sort_device|sort_device_types|reliability|reliability_sticky_error)$' <<<"$big")
+  # Each part carries the CTest files and the small files too (everything but the other part).
+  (cd build && tar -cf - --exclude='*.o' --exclude-from=<(echo "$rest_part") hsan/build) | xz -T0 -9e > build/hsan_sort.tar.xz
+  (cd build && tar -cf - --exclude='*.o' --exclude-from=<(echo "$sort_part") hsan/build) | xz -T0 -9e > build/hsan_rest.tar.xz
+  du -sh "$snap" build/hsan_sort.tar.xz build/hsan_rest.tar.xz
+  exit 0
+fi
 snap=build/snap
 objs=build/snap-objs
 mkdir -p "$snap/lib" "$objs"
