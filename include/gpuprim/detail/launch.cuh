@@ -100,9 +100,8 @@ template <class Query>
 /// two, so each kernel and device caches a positive answer together with the configuration it was
 /// asked for (one 64-bit word: a valid bit, the threads, the bytes, the blocks); a call with another
 /// block size or shared-memory size queries again instead of reading another configuration's
-/// answer. The cache
-/// is keyed on the kernel itself (a template argument), not on its signature: two kernels with the
-/// same parameters differ.
+/// answer. The cache is keyed on the kernel itself (a template argument), not on its signature:
+/// two kernels with the same parameters differ.
 template <auto Kernel>
 [[nodiscard]] cudaError_t resident_blocks_per_sm(int block_threads, int device, int& blocks,
                                                  std::size_t dynamic_smem = 0) {
