@@ -40,6 +40,11 @@ import json, os, sys
 tests = json.load(sys.stdin)["tests"]
 print("|".join("^%s$" % t["name"] for t in tests
                if t.get("command") and os.path.exists(t["command"][0]) and "consumer" not in t["name"]))')
+  # An empty -R would match every test: with no executable here, stop.
+  if [[ -z $present ]]; then
+    echo "hostsan: no test executable arrived (carry build/hsan_sort.tar.xz or build/hsan_rest.tar.xz)" >&2
+    exit 1
+  fi
   GPUPRIM_REQUIRE_GPU=1 ctest --output-on-failure -R "$present" -j 4 --timeout 900 > "$out/hostsan.log" 2>&1
   echo "hostsan rc=$?"
   grep -E "tests passed|Failed|ERROR: AddressSanitizer|runtime error" "$out/hostsan.log" | tail -20

@@ -23,8 +23,9 @@ if [[ ${1:-} == hostsan ]]; then
   # Object files are not carried. The executables keep their symbols; ASan's reports give
   # module offsets, which addr2line resolves against these executables here.
   big=$(cd build && find hsan/build/tests -type f -executable -size +100k | sort)
-  sort_part=$(grep -E '/(sort_device|sort_device_types|reliability|reliability_sticky_error)$' <<<"$big")
-  rest_part=$(grep -v -E '/(sort_device|sort_device_types|reliability|reliability_sticky_error)$' <<<"$big")
+  sort_tests='/(sort_device|sort_device_types|reliability|reliability_sticky_error)$'
+  sort_part=$(grep -E "$sort_tests" <<<"$big")
+  rest_part=$(grep -v -E "$sort_tests" <<<"$big")
   # Each part carries the CTest files and the small files too (everything but the other part).
   (cd build && tar -cf - --exclude='*.o' --exclude-from=<(echo "$rest_part") hsan/build) | xz -T0 -9e > build/hsan_sort.tar.xz
   (cd build && tar -cf - --exclude='*.o' --exclude-from=<(echo "$sort_part") hsan/build) | xz -T0 -9e > build/hsan_rest.tar.xz
