@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <cub/device/device_radix_sort.cuh>
@@ -244,6 +245,9 @@ __global__ void hist16(const uint4* keys, std::size_t n4, unsigned* h, unsigned*
   if (acc == 0x12345678u) *sink = acc;
 }
 
+/// > 0: segments a block in every run (the `range` mode: one).
+int force_k = 0;
+
 template <bool Pairs, int T, int IPT>
 void run(std::size_t n, unsigned* k, unsigned* v, unsigned* ko, unsigned* vo, unsigned* kt, unsigned* vt,
          unsigned* kr, unsigned* vr, void* temp, std::size_t tb, std::size_t* starts, int* overflow) {
@@ -251,7 +255,7 @@ void run(std::size_t n, unsigned* k, unsigned* v, unsigned* ko, unsigned* vo, un
   CK(cudaEventCreate(&e0));
   CK(cudaEventCreate(&e1));
   const std::size_t mean = n / kSegs;
-  const int K = static_cast<int>(std::min<std::size_t>(64, std::max<std::size_t>(1, 3584 / std::max<std::size_t>(mean, 1))));
+  const int K = force_k > 0 ? force_k : static_cast<int>(std::min<std::size_t>(64, std::max<std::size_t>(1, 3584 / std::max<std::size_t>(mean, 1))));
   const int blocks = static_cast<int>((kSegs + K - 1) / K);
   auto full = [&] {
     if (Pairs) CK(gpuprim::radix_sort_pairs(temp, tb, k, kr, v, vr, n));
@@ -351,8 +355,11 @@ void run(std::size_t n, unsigned* k, unsigned* v, unsigned* ko, unsigned* vo, un
               ok2 ? "ok" : "MISMATCH", m[7], m[8], ok3 ? "ok" : "MISMATCH", m[2] / m[0], m[1] / m[2], m[1] / m[0]);
 }
 
-int main() {
-  const std::size_t nmax = std::size_t(1) << 28;
+int main(int argc, char** argv) {
+  // `range`: pairs only, one segment a block, each capacity at the n whose mean segment is 0.85 of
+  // it (session 46: where does the hybrid stop paying?).
+  const bool range = argc > 1 && std::string(argv[1]) == "range";
+  const std::size_t nmax = range ? std::size_t(513) << 20 : std::size_t(1) << 28;
   unsigned *k, *v, *ko, *vo, *kt, *vt, *kr, *vr;
   for (unsigned** p : {&k, &v, &ko, &vo, &kt, &vt, &kr, &vr}) CK(cudaMalloc(p, nmax * 4));
   std::vector<unsigned> h(nmax);
@@ -371,6 +378,19 @@ int main() {
   int* overflow;
   CK(cudaMalloc(&starts, (kSegs + 1) * sizeof(std::size_t)));
   CK(cudaMalloc(&overflow, 4));
+  if (range) {
+    force_k = 1;
+    const auto at = [](int cap) { return static_cast<std::size_t>(0.85 * cap * 65536) & ~std::size_t(1023); };
+    run<true, 128, 9>(at(1152), k, v, ko, vo, kt, vt, kr, vr, temp, tb, starts, overflow);
+    run<true, 256, 9>(at(2304), k, v, ko, vo, kt, vt, kr, vr, temp, tb, starts, overflow);
+    run<true, 256, 12>(at(3072), k, v, ko, vo, kt, vt, kr, vr, temp, tb, starts, overflow);
+    run<true, 256, 15>(at(3840), k, v, ko, vo, kt, vt, kr, vr, temp, tb, starts, overflow);
+    run<true, 256, 18>(std::size_t(1) << 28, k, v, ko, vo, kt, vt, kr, vr, temp, tb, starts, overflow);
+    run<true, 512, 12>(at(6144), k, v, ko, vo, kt, vt, kr, vr, temp, tb, starts, overflow);
+    run<true, 512, 15>(at(7680), k, v, ko, vo, kt, vt, kr, vr, temp, tb, starts, overflow);
+    run<true, 512, 18>(at(9216), k, v, ko, vo, kt, vt, kr, vr, temp, tb, starts, overflow);
+    return 0;
+  }
   {
     cudaEvent_t e0, e1;
     CK(cudaEventCreate(&e0));
