@@ -50,6 +50,7 @@
 #include "launch.cuh"
 #include "lookback.cuh"
 #include "radix_rank_sort.cuh"
+#include "radix_segment_sort.cuh"
 #include "radix_traits.cuh"
 #include "uninitialized.cuh"
 #include "workspace.cuh"
@@ -80,6 +81,9 @@ struct radix_sort_counters {
   unsigned other_zero_seen;                 // floating keys: 1 once the histogram saw a zero that
                                             // digit_bits leaves as it is (ordered as high_bit)
   unsigned long long fixup_keys;            // floating keys: the keys that digit_bits changes
+  unsigned oversized;                       // segment sort: segments over the blocks' capacity
+  unsigned spread_checked;                  // segment sort: 1 once a histogram block checked the
+  unsigned spread_short;                    // spread of the top 16 bits; 1 where one found it short
 };
 
 /// Per-call control block in the workspace.
@@ -87,6 +91,7 @@ struct radix_sort_control {
   radix_sort_counters head;                                   // zeroed by a memset
   unsigned active_passes;                                     // passes left after skipping
   unsigned digits_fixed;  // floating keys: 1 when the passes take digits through digit_bits
+  unsigned segment_sort;  // 1 when the passes sort the top 16 bits and the segment sort the rest
   int pass_shift[radix_max_passes];                           // of each pass left, in order
   int pass_bits[radix_max_passes];
   int pass_position[radix_max_passes];                        // its row in counts / offsets
@@ -179,6 +184,8 @@ struct radix_sort_args {
   bool prefetch_values = true;
   /// The packed pair passes' buffers (launch_onesweep_packed; unused elsewhere).
   radix_packed_buffers packed = {};
+  /// The segment sort's ladder step (radix_segment_step_for) where the plan may choose it, else -1.
+  int segment_step = -1;
 };
 
 // ---- Shapes (measured on the H200; see notes/PERF.md) -----------------------------------------
@@ -376,6 +383,7 @@ struct radix_plan_storage {
   // OR and AND of the digits present in each pass: equal where all keys share one digit.
   unsigned digit_or[radix_max_passes];
   unsigned digit_and[radix_max_passes];
+  unsigned long long digit_max[radix_max_passes];  // the largest digit count of each pass
 };
 
 /// What one thread of a histogram saw of the floating zeros: the keys that the -0.0 fix-up
@@ -548,7 +556,7 @@ GPUPRIM_DEVICE bool radix_histogram_arrive(radix_plan_storage<Threads>& s, radix
 /// digits in the counts first. The fix-up costs f32 sorts 7-8% at 2^26-2^28 (H200).
 template <class Key, int Threads>
 GPUPRIM_DEVICE void radix_plan(radix_plan_storage<Threads>& s, radix_sort_control* control, int begin_bit,
-                               int end_bit, bool may_unfix) {
+                               int end_bit, bool may_unfix, bool segments_allowed = false) {
   using scan_t = block_scan<unsigned long long, Threads>;
   static_assert(Threads >= radix_bins, "one thread per digit in the final scan");
   const int passes = (end_bit - begin_bit + radix_bits - 1) / radix_bits;
@@ -581,11 +589,13 @@ GPUPRIM_DEVICE void radix_plan(radix_plan_storage<Threads>& s, radix_sort_contro
     if (threadIdx.x == 0) {
       s.digit_or[p] = 0;
       s.digit_and[p] = radix_bins - 1;
+      s.digit_max[p] = 0;
     }
     __syncthreads();
     if (c != 0) {
       atomicOr(&s.digit_or[p], threadIdx.x);
       atomicAnd(&s.digit_and[p], threadIdx.x);
+      atomicMax(&s.digit_max[p], c);
     }
     unsigned long long offset;
     scan_t(s.scan).exclusive_sum(c, offset);
@@ -593,8 +603,22 @@ GPUPRIM_DEVICE void radix_plan(radix_plan_storage<Threads>& s, radix_sort_contro
     __syncthreads();
   }
   if (threadIdx.x == 0) {
+    // The segment sort (radix_segment_sort.cuh) takes positions 0 and 1 where every position
+    // varies and the digit counts of positions 2 and 3 are flat (none above 17/16 of the mean), so
+    // that the runs of equal top 16 bits are about n / 65536 long. Skewed keys (the top digits
+    // concentrated) keep the four passes.
+    bool segments = segments_allowed && passes == 4;
+    if (segments) {
+      const unsigned long long n = control->offsets[0][radix_bins - 1] + __ldcg(&control->counts[0][radix_bins - 1]);
+      for (int p = 0; p < passes; ++p) segments = segments && s.digit_or[p] != s.digit_and[p];
+      for (int p = 2; p < passes; ++p) segments = segments && s.digit_max[p] * radix_bins * 16 <= n * 17;
+      // Flat digit counts can hide top 16 bits that take few values (position 3 equal to position
+      // 2, say), whose runs would all be over capacity: the histogram's spread check.
+      segments = segments && !(__ldcg(&control->head.spread_checked) != 0 && __ldcg(&control->head.spread_short) != 0);
+    }
+    control->segment_sort = segments ? 1u : 0u;
     unsigned active = 0;
-    for (int p = 0; p < passes; ++p) {
+    for (int p = segments ? 2 : 0; p < passes; ++p) {
       if (s.digit_or[p] == s.digit_and[p]) continue;  // one digit value: a stable identity
       const int shift = begin_bit + p * radix_bits;
       control->pass_shift[active] = shift;
@@ -612,8 +636,8 @@ GPUPRIM_DEVICE void radix_plan(radix_plan_storage<Threads>& s, radix_sort_contro
 /// keeps, so that the skipped ones are not launched.
 template <class Key, int Threads>
 GPUPRIM_DEVICE void radix_plan_passes(radix_plan_storage<Threads>& s, radix_sort_control* control, int begin_bit,
-                                      int end_bit, graph_switch later) {
-  radix_plan<Key>(s, control, begin_bit, end_bit, true);
+                                      int end_bit, graph_switch later, bool segments_allowed) {
+  radix_plan<Key>(s, control, begin_bit, end_bit, true, segments_allowed);
   if (later.enabled != 0 && threadIdx.x == 0) {
     const unsigned active = control->active_passes;  // written by this thread
     cudaGraphSetConditional(later.handle, active > 1 ? active - 1 : 0);
@@ -626,7 +650,7 @@ GPUPRIM_DEVICE void radix_plan_passes(radix_plan_storage<Threads>& s, radix_sort
 template <class Key, bool Descending>
 __global__ void __launch_bounds__(radix_histogram_threads)
     radix_histogram_kernel(const Key* keys, std::size_t n, int begin_bit, int end_bit, radix_sort_control* control,
-                           uint4* clear, std::size_t clear_vectors, graph_switch later) {
+                           uint4* clear, std::size_t clear_vectors, graph_switch later, bool segments_allowed) {
   __shared__ radix_histogram_storage s;
   allow_next_grid();  // pass 0 may be scheduled now; it waits for this grid before reading anything
   radix_zero_states(clear, clear_vectors);
@@ -634,9 +658,50 @@ __global__ void __launch_bounds__(radix_histogram_threads)
   radix_count_digits<Key, Descending>(s, keys, blockIdx.x * chunk, n, std::size_t(gridDim.x) * chunk, begin_bit,
                                       end_bit, control);
   if (radix_histogram_arrive(s.plan, control, gridDim.x)) {
-    radix_plan_passes<Key>(s.plan, control, begin_bit, end_bit, later);
+    radix_plan_passes<Key>(s.plan, control, begin_bit, end_bit, later, segments_allowed);
   }
 }
+
+/// The segment sort's spread check (radix_plan): a histogram block marks the ordered top 16 bits of
+/// some of its keys in a bitmap and compares how many distinct values it saw with how many as many
+/// uniform draws would show. Flat digit counts at positions 2 and 3 can hide top 16 bits that take
+/// few values (position 3 equal to position 2: 256 of them), whose runs would all be over the
+/// segment sort's capacity and go to its slow fix-up (H200, 64M such u32/u32 pairs: 4.4x the time
+/// of four passes). Empty where `Enabled` is false.
+template <bool Enabled>
+struct radix_spread_storage {
+  GPUPRIM_DEVICE void clear() {}
+  GPUPRIM_DEVICE void mark(unsigned) {}
+  GPUPRIM_DEVICE void check(std::size_t, unsigned&, unsigned&) {}
+};
+template <>
+struct radix_spread_storage<true> {
+  unsigned bits[radix_segments / 32];
+  unsigned seen;
+  /// Every thread, before the block's first mark (a barrier follows before any mark).
+  GPUPRIM_DEVICE void clear() {
+    for (int k = threadIdx.x; k < int(radix_segments / 32); k += blockDim.x) bits[k] = 0;
+    if (threadIdx.x == 0) seen = 0;
+  }
+  GPUPRIM_DEVICE void mark(unsigned top) { atomicOr(&bits[top / 32], 1u << (top % 32)); }
+  /// Every thread, after its last mark, with the block's `sampled` keys: sets `checked` and, where
+  /// the block saw fewer than 3/4 of the distinct values that as many uniform draws would show,
+  /// `short_of` (blocks of fewer than 4096 samples leave it alone).
+  GPUPRIM_DEVICE void check(std::size_t sampled, unsigned& checked, unsigned& short_of) {
+    __syncthreads();
+    unsigned distinct = 0;
+    for (int k = threadIdx.x; k < int(radix_segments / 32); k += blockDim.x) distinct += __popc(bits[k]);
+    distinct = warp_reduce<unsigned>{}.sum(distinct);
+    if (threadIdx.x % 32 == 0 && distinct != 0) atomicAdd(&seen, distinct);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      const double draws = static_cast<double>(sampled);
+      const double expected = radix_segments * (1.0 - exp(-draws / radix_segments));
+      if (sampled >= 4096 && seen < 0.75 * expected) atomicOr(&short_of, 1u);
+      atomicOr(&checked, 1u);
+    }
+  }
+};
 
 /// Keys of up to 4 bytes: the upfront histogram, counted per warp and digit position in one of
 /// three ways, chosen from the OR and AND of the warp's keys of a chunk:
@@ -666,7 +731,7 @@ template <class Key, bool Descending>
 __global__ void __launch_bounds__(radix_column_histogram<Key>::threads, 1)
     radix_column_histogram_kernel(const Key* keys, std::size_t n, int begin_bit, int end_bit,
                                   radix_sort_control* control, uint4* clear, std::size_t clear_vectors,
-                                  graph_switch later) {
+                                  graph_switch later, bool segments_allowed) {
   using traits = radix_key<Key>;
   using bits_t = typename traits::bits_t;
   using shape = radix_column_histogram<Key>;
@@ -674,13 +739,21 @@ __global__ void __launch_bounds__(radix_column_histogram<Key>::threads, 1)
   auto& columns = *reinterpret_cast<unsigned(*)[shape::passes][radix_bins][32]>(smem);
   __shared__ unsigned shared_counts[shape::passes][radix_bins];
   __shared__ radix_plan_storage<shape::threads> plan;
+  // Where the segment sort is offered (4-byte keys): the top 16 bits of one key in 16 marked in a
+  // bitmap (radix_spread_storage).
+  constexpr bool spread_keys = sizeof(bits_t) == 4;
+  __shared__ radix_spread_storage<spread_keys> spread;
   allow_next_grid();  // pass 0 may be scheduled now; it waits for this grid before reading anything
   radix_zero_states(clear, clear_vectors);
   const int passes = (end_bit - begin_bit + radix_bits - 1) / radix_bits;
   unsigned* flat = &columns[0][0][0];
   for (int k = threadIdx.x; k < shape::passes * radix_bins * 32; k += shape::threads) flat[k] = 0;
   for (int k = threadIdx.x; k < shape::passes * radix_bins; k += shape::threads) (&shared_counts[0][0])[k] = 0;
+  if constexpr (spread_keys) {
+    if (segments_allowed) spread.clear();
+  }
   radix_start_counting(plan.clears_counts, control, passes);
+  std::size_t sampled = 0;  // keys marked in the spread bitmap by this block
 
   const unsigned lane = threadIdx.x % 32;
   radix_zero_tally zeros;  // floating keys
@@ -733,6 +806,12 @@ __global__ void __launch_bounds__(radix_column_histogram<Key>::threads, 1)
 #pragma unroll
       for (int i = 0; i < shape::items; ++i) bits[i] = traits::order(bits[i], Descending);
       tally_zeros(bits, shape::items);
+      if constexpr (spread_keys) {
+        if (segments_allowed) {
+          spread.mark(static_cast<unsigned>(bits[0]) >> radix_segment_low_bits);
+          sampled += shape::threads;
+        }
+      }
       unsigned any = 0, all = ~0u;
 #pragma unroll
       for (int i = 0; i < shape::items; ++i) {
@@ -766,6 +845,9 @@ __global__ void __launch_bounds__(radix_column_histogram<Key>::threads, 1)
       count_columns(bits, count);
     }
   }
+  if constexpr (spread_keys) {
+    if (segments_allowed) spread.check(sampled, control->head.spread_checked, control->head.spread_short);
+  }
   radix_finish_counting<Key>(control, zeros);
   // Each warp sums rows of 32 lane counters (one per bank) and the shared counter, and adds the
   // nonzero totals.
@@ -777,7 +859,7 @@ __global__ void __launch_bounds__(radix_column_histogram<Key>::threads, 1)
     }
   }
   if (radix_histogram_arrive(plan, control, gridDim.x)) {
-    radix_plan_passes<Key>(plan, control, begin_bit, end_bit, later);
+    radix_plan_passes<Key>(plan, control, begin_bit, end_bit, later, segments_allowed);
   }
 }
 
@@ -1180,6 +1262,10 @@ __global__ void __launch_bounds__(Shape::block_threads, radix_min_blocks_per_sm<
   // would let every later pass's blocks in at once and crowd the SMs with waiting blocks (H200,
   // 2^20 u32 keys: 93 us instead of 85).
   wait_for_previous_grid();
+  // Where the host offered the segment sort (radix_plan), slots 2 and 3 run only if the plan kept
+  // four passes: their blocks read the plan before taking a tile, so that a skipped slot costs no
+  // atomics on the tile counter (H200, 2^28 u32/u32: 73 us a skipped slot with them).
+  if (a.segment_step >= 0 && slot >= 2 && slot >= static_cast<int>(a.control->active_passes)) return;
   if (threadIdx.x == 0) s.tile = atomicAdd(&a.control->head.tile_counter[slot], 1u);
   __syncthreads();
   if constexpr (radix_key<Key>::is_float) {
@@ -1501,7 +1587,8 @@ inline std::atomic<int> radix_histogram_override{-1};
 template <class Key, bool Descending>
 [[nodiscard]] cudaError_t launch_radix_histogram(const device_facts& device, const Key* keys, std::size_t n,
                                                  int begin_bit, int end_bit, radix_sort_control* control, uint4* clear,
-                                                 std::size_t clear_vectors, graph_switch later, cudaStream_t stream) {
+                                                 std::size_t clear_vectors, graph_switch later, bool segments_allowed,
+                                                 cudaStream_t stream) {
   int resident = 0;
   cudaError_t e = cudaSuccess;
   if constexpr (sizeof(Key) <= 4) {
@@ -1518,7 +1605,7 @@ template <class Key, bool Descending>
       if (e != cudaSuccess) return e;
       const unsigned grid = resident_grid((n + shape::chunk - 1) / shape::chunk, device, resident);
       return launch_with_smem(kernel, grid, shape::threads, shape::smem, stream, launch_mode::plain, keys, n,
-                              begin_bit, end_bit, control, clear, clear_vectors, later);
+                              begin_bit, end_bit, control, clear, clear_vectors, later, segments_allowed);
     }
   }
   constexpr auto kernel = radix_histogram_kernel<Key, Descending>;
@@ -1527,7 +1614,47 @@ template <class Key, bool Descending>
   constexpr std::size_t chunk = std::size_t(radix_histogram_threads) * radix_histogram_items;
   const unsigned grid = resident_grid((n + chunk - 1) / chunk, device, resident);
   return launch(kernel, grid, radix_histogram_threads, stream, launch_mode::plain, keys, n, begin_bit, end_bit,
-                control, clear, clear_vectors, later);
+                control, clear, clear_vectors, later, segments_allowed);
+}
+
+/// Where `a.segment_step` allows it (pairs of 32-bit integer keys and 4-byte values), the segment
+/// sort's kernels after the passes (launch_segment_sort), with the starts and the list of segments
+/// over capacity in the two look-back state regions, which the passes no longer need.
+template <class Key, class Value>
+inline constexpr bool radix_segment_capable =
+    !std::is_same_v<Value, no_values> && sizeof(Value) == 4 && sizeof(Key) == 4 && std::is_integral_v<Key>;
+
+/// Test hook, not part of the API: -1 (the default) lets launch_onesweep choose the segment sort by
+/// size and device (radix_segment_step_for, radix_segment_min_mbps_per_sm), 0 never offers it to
+/// the plan, k > 0 offers it with ladder step k - 1 at any size whose look-back state regions hold
+/// its starts (the plan still decides from the digit counts).
+inline std::atomic<int> radix_segment_override{-1};
+
+/// Devices with at least this much DRAM bandwidth per SM (MB/s, dram_mbps_per_sm) offer the segment
+/// sort to the plan: measured on the H200 (36,472 MB/s per SM) only (notes/PERF.md, session 46).
+inline constexpr int radix_segment_min_mbps_per_sm = 30000;
+
+template <class Key, class Value, bool Descending, class State>
+[[nodiscard]] cudaError_t launch_segments_after_passes(const device_facts& device, const radix_sort_args<Key, Value>& a,
+                                                       State* states_even, State* states_odd, cudaStream_t stream) {
+  if constexpr (radix_segment_capable<Key, Value>) {
+    if (a.segment_step < 0) return cudaSuccess;
+    radix_segment_buffers b{};
+    b.keys = reinterpret_cast<unsigned*>(a.keys_out);
+    b.values = reinterpret_cast<unsigned*>(a.values_out);
+    b.keys_alt = reinterpret_cast<unsigned*>(a.keys_alt);
+    b.values_alt = reinterpret_cast<unsigned*>(a.values_alt);
+    b.n = a.n;
+    b.order_mask = radix_key<Key>::order_mask(Descending);
+    b.enabled = &a.control->segment_sort;
+    b.oversized_count = &a.control->head.oversized;
+    b.starts = reinterpret_cast<std::size_t*>(states_even);
+    b.oversized = reinterpret_cast<unsigned*>(states_odd);
+    return launch_segment_sort(device, a.segment_step, b, stream);
+  } else {
+    (void)device, (void)a, (void)states_even, (void)states_odd, (void)stream;
+    return cudaSuccess;
+  }
 }
 
 /// The onesweep sort: the upfront histogram, then one launch per pass, the first with the tiles of
@@ -1575,6 +1702,10 @@ cudaError_t launch_onesweep_with(const device_facts& device, void* temp, std::si
   State* states_odd = nullptr;
   e = prepare_onesweep<Key, Value, State, states_shape>(temp, temp_bytes, a, states_even, states_odd, stream);
   if (e != cudaSuccess) return e;
+  // The segment sort keeps its starts in a state region: none where that is smaller.
+  const std::size_t state_region_bytes =
+      (a.n + states_shape::tile_items - 1) / states_shape::tile_items * radix_bins * sizeof(State);
+  if (state_region_bytes < radix_segment_starts_bytes) a.segment_step = -1;
   radix_sort_args<rest_key, rest_value> b{};
   if constexpr (packed) {
     static_assert(onesweep_workspace_shape<Key, Value>::tile_items <= states_shape::tile_items,
@@ -1588,6 +1719,7 @@ cudaError_t launch_onesweep_with(const device_facts& device, void* temp, std::si
     b.end_bit = a.end_bit;
     b.control = a.control;
     b.packed = a.packed;
+    b.segment_step = a.segment_step;
   } else {
     b = a;
   }
@@ -1629,7 +1761,8 @@ cudaError_t launch_onesweep_with(const device_facts& device, void* temp, std::si
   static_assert(radix_bins * sizeof(State) % sizeof(uint4) == 0, "the histogram zeroes whole vectors of states");
   const std::size_t clear_vectors = first_tiles * radix_bins * sizeof(State) / sizeof(uint4);
   e = launch_radix_histogram<Key, Descending>(device, a.keys_in, a.n, a.begin_bit, a.end_bit, a.control,
-                                              reinterpret_cast<uint4*>(states_even), clear_vectors, later, stream);
+                                              reinterpret_cast<uint4*>(states_even), clear_vectors, later,
+                                              a.segment_step >= 0, stream);
   const launch_mode chained = device.cc_major >= 9 ? launch_mode::overlap_previous : launch_mode::plain;
   if (e == cudaSuccess) {
     e = launch_with_smem(first_pass, static_cast<unsigned>(first_tiles), First::block_threads, launch_smem, stream,
@@ -1640,6 +1773,7 @@ cudaError_t launch_onesweep_with(const device_facts& device, void* temp, std::si
       e = launch_with_smem(rest_pass, rest_grid, Rest::block_threads, rest_launch_smem, stream, chained, b, slot,
                            states_even, states_odd);
     }
+    if (e == cudaSuccess) e = launch_segments_after_passes<Key, Value, Descending>(device, a, states_even, states_odd, stream);
     return e;
   }
   cudaGraph_t* bodies = nullptr;
@@ -1654,6 +1788,7 @@ cudaError_t launch_onesweep_with(const device_facts& device, void* temp, std::si
       previous = node;
     }
   }
+  if (e == cudaSuccess) e = launch_segments_after_passes<Key, Value, Descending>(device, a, states_even, states_odd, stream);
   return e;
 }
 
@@ -1787,6 +1922,21 @@ cudaError_t launch_onesweep(void* temp, std::size_t temp_bytes, radix_sort_args<
   device_facts device;
   cudaError_t e = current_device_facts(device);
   if (e != cudaSuccess) return e;
+  if constexpr (radix_segment_capable<Key, Value>) {
+    // The segment sort's ladder step where the plan may choose it: the whole key, by size on the
+    // devices where it was measured (radix_segment_min_mbps_per_sm), or forced by the test hook.
+    const int forced_step = radix_segment_override.load(std::memory_order_relaxed);
+    if (a.begin_bit == 0 && a.end_bit == 32 && forced_step != 0) {
+      if (forced_step > 0) {
+        a.segment_step = forced_step - 1 < radix_segment_steps ? forced_step - 1 : radix_segment_steps - 1;
+      } else {
+        int mbps = 0;
+        e = dram_mbps_per_sm(device, mbps);
+        if (e != cudaSuccess) return e;
+        if (mbps >= radix_segment_min_mbps_per_sm) a.segment_step = radix_segment_step_for(a.n);
+      }
+    }
+  }
   using held = onesweep_shape<Key, Value, true, radix_values_path::held>;
   if constexpr (sizeof(State) > 4) {  // more than 2^30 keys: many waves on any device
     if constexpr (waves::direct_values) {
