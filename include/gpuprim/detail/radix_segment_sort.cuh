@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "../block/block_radix_rank.cuh"
+#include "../block/block_scan.cuh"
 #include "config.cuh"
 #include "launch.cuh"
 
@@ -165,12 +166,22 @@ __global__ void __launch_bounds__(radix_segment_fixup_threads)
   constexpr int threads = radix_segment_fixup_threads;
   constexpr int items = radix_segment_fixup_items;
   constexpr int chunk = threads * items;
+  static_assert(threads == 256, "one thread a digit in the counts' scans");
   using rank_t = block_radix_rank<threads, items, 8>;
+  using scan_t = block_scan<unsigned, threads>;
   __shared__ typename rank_t::temp_storage rank_storage;
+  __shared__ typename scan_t::temp_storage scan_storage;
   __shared__ unsigned next[256];         // the next place of each digit in the segment
   __shared__ unsigned chunk_first[256];  // the first rank of each digit in the chunk
   __shared__ unsigned scratch[256];
   if (*enabled == 0) return;
+  // Every thread: `firsts` = the exclusive scan of the digit counts in `scratch` (thread d, digit d).
+  // The scan's storage is free again after the caller's next barrier.
+  const auto scan_counts = [&](unsigned* firsts) {
+    unsigned first_place;
+    scan_t(scan_storage).exclusive_sum(scratch[threadIdx.x], first_place);
+    firsts[threadIdx.x] = first_place;
+  };
   const unsigned segments = *oversized_count;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   for (unsigned j = blockIdx.x; j < segments; j += gridDim.x) {
@@ -190,13 +201,7 @@ __global__ void __launch_bounds__(radix_segment_fixup_threads)
       __syncthreads();
       for (std::size_t p = threadIdx.x; p < count; p += threads) atomicAdd(&scratch[digit(from_keys[first + p])], 1u);
       __syncthreads();
-      if (threadIdx.x == 0) {
-        unsigned sum = 0;
-        for (int d = 0; d < 256; ++d) {
-          next[d] = sum;
-          sum += scratch[d];
-        }
-      }
+      scan_counts(next);
       __syncthreads();
       for (std::size_t base = 0; base < count; base += chunk) {
         const int valid = count - base < std::size_t(chunk) ? static_cast<int>(count - base) : chunk;
@@ -215,13 +220,7 @@ __global__ void __launch_bounds__(radix_segment_fixup_threads)
           if (warp * 32 * items + i * 32 + lane < valid) atomicAdd(&scratch[digit(key[i])], 1u);
         }
         __syncthreads();
-        if (threadIdx.x == 0) {
-          unsigned sum = 0;
-          for (int d = 0; d < 256; ++d) {
-            chunk_first[d] = sum;
-            sum += scratch[d];
-          }
-        }
+        scan_counts(chunk_first);
         unsigned ranks[items];
         rank_t(rank_storage).rank([&](int i) { return digit(key[i]); }, ranks);  // barriers inside
 #pragma unroll
@@ -259,9 +258,9 @@ struct radix_segment_buffers {
   unsigned* oversized;     // radix_segments
 };
 
-/// Bytes of workspace the starts and the list need (each in one of two regions).
+/// Bytes of workspace the starts need (in one of the two state regions; the list of segments over
+/// capacity, 4 bytes a segment, fits the other, which is as large).
 inline constexpr std::size_t radix_segment_starts_bytes = (radix_segments + 1) * sizeof(std::size_t);
-inline constexpr std::size_t radix_segment_list_bytes = radix_segments * sizeof(unsigned);
 
 template <int Step>
 [[nodiscard]] cudaError_t launch_segment_blocks(const device_facts& device, const radix_segment_buffers& b,
