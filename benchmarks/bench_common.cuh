@@ -139,8 +139,35 @@ class device_buffer {
   std::size_t bytes_ = 0;
 };
 
+/// Where a timed iteration's clock starts (env GPUPRIM_BENCH_TIMING; recorded in the JSON context
+/// as "timing"):
+/// - `launch` (the default): the start event is recorded on an idle GPU, then the body is launched,
+///   so the time includes the host's launch of the body's first kernel, as a caller sees it;
+/// - `queued`: a kernel that waits for the host is queued first, then the events and the body, then
+///   the host releases it (nvbench's blocking kernel), so that the time is the GPU's alone: every
+///   launch of the body is already queued when the clock starts. The body must not wait for the
+///   GPU; one that does makes the held kernel give up after ~2 s and the benchmark fail.
+enum class timing_mode { launch, queued };
+
+inline timing_mode& timing() {
+  static timing_mode m = timing_mode::launch;
+  return m;
+}
+
+/// Holds its stream until the host writes 1 to `*release`, or gives up after `limit` cycles and
+/// writes 1 to `*gave_up`. Both live in mapped pinned host memory.
+static __global__ void hold_stream(const volatile int* release, volatile int* gave_up, long long limit) {
+  const long long start = clock64();
+  while (*release == 0) {
+    if (clock64() - start > limit) {
+      *gave_up = 1;
+      return;
+    }
+  }
+}
+
 /// One stream and two events per benchmark call. Each timed iteration is bracketed by events on
-/// the stream and the elapsed GPU time becomes the iteration's manual time.
+/// the stream and the elapsed GPU time becomes the iteration's manual time (see timing_mode).
 class cuda_env {
  public:
   cuda_env() = default;
@@ -150,6 +177,7 @@ class cuda_env {
     if (start_ != nullptr) (void)cudaEventDestroy(start_);
     if (stop_ != nullptr) (void)cudaEventDestroy(stop_);
     if (stream_ != nullptr) (void)cudaStreamDestroy(stream_);
+    if (hold_ != nullptr) (void)cudaFreeHost(const_cast<int*>(hold_));
   }
 
   /// False (benchmark already marked skipped) when no GPU is usable or creation fails.
@@ -162,6 +190,19 @@ class cuda_env {
     GPUPRIM_BENCH_CHECK_BOOL(state, cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     GPUPRIM_BENCH_CHECK_BOOL(state, cudaEventCreate(&start_));
     GPUPRIM_BENCH_CHECK_BOOL(state, cudaEventCreate(&stop_));
+    if (timing() == timing_mode::queued) {
+      void* p = nullptr;
+      GPUPRIM_BENCH_CHECK_BOOL(state, cudaHostAlloc(&p, 2 * sizeof(int), cudaHostAllocMapped));
+      hold_ = static_cast<volatile int*>(p);
+      void* d = nullptr;
+      GPUPRIM_BENCH_CHECK_BOOL(state, cudaHostGetDevicePointer(&d, p, 0));
+      hold_device_ = static_cast<volatile int*>(d);
+      int khz = 0;
+      if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device().ordinal) != cudaSuccess || khz <= 0) {
+        khz = 1980000;
+      }
+      hold_limit_ = 2000LL * khz;  // ~2 s
+    }
     return true;
   }
 
@@ -175,11 +216,21 @@ class cuda_env {
     std::size_t i = first;
     for (auto _ : state) {
       GPUPRIM_BENCH_CHECK_BOOL(state, prologue(i));
+      if (hold_ != nullptr) {
+        hold_[0] = 0;  // release
+        hold_[1] = 0;  // gave up
+        hold_stream<<<1, 1, 0, stream_>>>(hold_device_, hold_device_ + 1, hold_limit_);
+      }
       GPUPRIM_BENCH_CHECK_BOOL(state, cudaEventRecord(start_, stream_));
       GPUPRIM_BENCH_CHECK_BOOL(state, body(i));
       GPUPRIM_BENCH_CHECK_BOOL(state, cudaGetLastError());
       GPUPRIM_BENCH_CHECK_BOOL(state, cudaEventRecord(stop_, stream_));
+      if (hold_ != nullptr) hold_[0] = 1;
       GPUPRIM_BENCH_CHECK_BOOL(state, cudaEventSynchronize(stop_));
+      if (hold_ != nullptr && hold_[1] != 0) {
+        fail(state, "queued timing: the held kernel gave up, so the body waited for the GPU");
+        return false;
+      }
       float ms = 0.0f;
       GPUPRIM_BENCH_CHECK_BOOL(state, cudaEventElapsedTime(&ms, start_, stop_));
       state.SetIterationTime(static_cast<double>(ms) * 1e-3);
@@ -198,6 +249,9 @@ class cuda_env {
   cudaStream_t stream_ = nullptr;
   cudaEvent_t start_ = nullptr;
   cudaEvent_t stop_ = nullptr;
+  volatile int* hold_ = nullptr;         // queued timing: [0] release, [1] gave up (host view)
+  volatile int* hold_device_ = nullptr;  // the same, as the device sees them
+  long long hold_limit_ = 0;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -473,6 +527,7 @@ inline void probe_device() {
     seed() = (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
   }
   benchmark::AddCustomContext("seed", std::to_string(seed()));
+  benchmark::AddCustomContext("timing", timing() == timing_mode::queued ? "queued" : "launch");
 }
 
 /// Keeps every SM busy for about `cycles` clock cycles (the warm-up's load).
@@ -511,6 +566,14 @@ inline void warm_up() {
 inline int run_main(int argc, char** argv, void (*register_benchmarks)()) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  if (const char* t = std::getenv("GPUPRIM_BENCH_TIMING")) {
+    const std::string mode(t);
+    if (mode != "launch" && mode != "queued") {
+      std::fprintf(stderr, "GPUPRIM_BENCH_TIMING must be launch or queued, not '%s'\n", t);
+      return 1;
+    }
+    timing() = mode == "queued" ? timing_mode::queued : timing_mode::launch;
+  }
   probe_device();
   warm_up();
   register_benchmarks();

@@ -366,6 +366,8 @@ def context_lines(contexts, args):
         lines.append("- Command: `%s`" % args.command)
     if ctx.get("seed"):
         lines.append("- Input seed: %s (GPUPRIM_BENCH_SEED reproduces it)" % ctx["seed"])
+    timings = sorted({c.get("timing", "launch") for c in contexts})
+    lines.append("- Timing: %s (GPUPRIM_BENCH_TIMING; see Method)" % " / ".join(timings))
     return lines
 
 
@@ -376,6 +378,11 @@ METHOD = """\
   stream (`UseManualTime`), synchronised after every iteration; launch gaps inside the call count.
   With `--benchmark_repetitions` the median of the repetitions is shown. Runs from session 26
   (2026-11-23) on run each case untimed for 0.05 s first (`--benchmark_min_warmup_time`).
+- Timing `launch` (the default; files without a "timing" context are of this kind): the start
+  event is recorded on an idle GPU, so the host's launch of the call's first kernel counts, as a
+  caller sees it. Timing `queued` (GPUPRIM_BENCH_TIMING=queued): a kernel that waits for the host
+  holds the stream until the events and the whole call are queued (nvbench's blocking kernel), so
+  only GPU time counts: kernels and the gaps between them.
 - Inputs are random integers in -4..-1, 1..4 (never zero), the same values in every type, so every
   sum is exact; each case checks its result against the host before and after timing.
 - Inputs smaller than 4x L2 are replicated and every iteration reads the next copy, so no
