@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs, on the GPU machine, a build made here by scripts/snapshot-build.sh and carried along
-# (device tool: carry ["build/snap_tests.tar.xz"] or ["build/snap_bench.tar.xz"]): the whole ctest
+# (device tool: carry ["build/snap_tests_1.tar.xz"], ["build/snap_tests_2.tar.xz"] or
+# ["build/snap_bench.tar.xz"], one a call: each with the tree stays under 64 MiB): the whole ctest
 # suite with GPUPRIM_REQUIRE_GPU=1, then compute-sanitizer (memcheck, racecheck, synccheck,
 # initcheck) over the GPU tests with bounded sizes, then the benchmarks with JSON output; `fuzz`
 # runs the long differential fuzz test (GPUPRIM_FUZZ_CONFIGS, default 10000). Everything lands in
@@ -15,13 +16,23 @@ out=${OUT:-$root/gpu-out}
 mkdir -p "$out"
 what=${1:-all}
 shift || true
-# The build arrives as build/snap_tests.tar.xz (tests, sanitize, fuzz) or build/snap_bench.tar.xz
-# (bench), from scripts/snapshot-build.sh (device tool: carry ["build/snap_tests.tar.xz"] or
-# ["build/snap_bench.tar.xz"]; both with the tree pass 64 MiB). An older build/snap.tar.xz is the
-# whole snapshot.
-for archive in build/snap.tar.xz build/snap_tests.tar.xz build/snap_bench.tar.xz build/hsan_sort.tar.xz build/hsan_rest.tar.xz; do
+# The build arrives as build/snap_tests_1.tar.xz and build/snap_tests_2.tar.xz (tests, sanitize,
+# fuzz: part 2) or build/snap_bench.tar.xz (bench), from scripts/snapshot-build.sh. Older
+# build/snap.tar.xz (the whole snapshot) and build/snap_tests.tar.xz (all tests) still unpack.
+for archive in build/snap.tar.xz build/snap_tests.tar.xz build/snap_tests_1.tar.xz build/snap_tests_2.tar.xz \
+  build/snap_bench.tar.xz build/hsan_sort.tar.xz build/hsan_rest.tar.xz; do
   if [ -f "$archive" ]; then tar -C build -xJf "$archive"; fi
 done
+# The tests travel in two parts (scripts/snapshot-build.sh): part 2 holds the executables of the
+# tests in big_tests, part 1 the rest. Where one part arrived alone, tests and sanitize run only
+# its tests (ctest -R or -E; sanitizer runs are named sanitize_<tool>_<test>).
+big_tests='sort_device_types|fuzz_cub'
+part_args=()
+if [[ -f build/snap_tests_2.tar.xz && ! -f build/snap_tests_1.tar.xz ]]; then
+  part_args=(-R "^(sanitize_[a-z]+_)?($big_tests)\$")
+elif [[ -f build/snap_tests_1.tar.xz && ! -f build/snap_tests_2.tar.xz ]]; then
+  part_args=(-E "^(sanitize_[a-z]+_)?($big_tests)\$")
+fi
 export LD_LIBRARY_PATH=$root/build/snap/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 # The consumer tests re-run the cmake, ninja and g++ paths recorded here.
 for t in cmake ninja; do [ -x /usr/bin/$t ] || ln -sf "$(command -v $t)" /usr/bin/$t; done
@@ -54,7 +65,7 @@ cd build/snap/build
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$out/gpu.txt" 2>&1
 
 if [[ $what == tests || $what == all ]]; then
-  GPUPRIM_REQUIRE_GPU=1 ctest --output-on-failure -LE "demo|sanitize" -j 4 > "$out/ctest.log" 2>&1
+  GPUPRIM_REQUIRE_GPU=1 ctest --output-on-failure -LE "demo|sanitize" "${part_args[@]}" -j 4 > "$out/ctest.log" 2>&1
   tail -5 "$out/ctest.log"
 fi
 
@@ -62,7 +73,7 @@ if [[ $what == sanitize || $what == all ]]; then
   # Every GPU test under memcheck, racecheck, synccheck and initcheck (ctest label sanitize, built
   # with GPUPRIM_SANITIZER_TESTS=ON; small sizes). The logs of failing runs land in $OUT.
   # SANITIZE_FILTER (a ctest -R regex) runs a subset.
-  GPUPRIM_REQUIRE_GPU=1 ctest -L sanitize ${SANITIZE_FILTER:+-R "$SANITIZE_FILTER"} -j 6 --timeout 900 --output-on-failure \
+  GPUPRIM_REQUIRE_GPU=1 ctest -L sanitize "${part_args[@]}" ${SANITIZE_FILTER:+-R "$SANITIZE_FILTER"} -j 6 --timeout 900 --output-on-failure \
     > "$out/sanitizer.log" 2>&1
   echo "sanitize rc=$?"
   grep -E "tests passed|Failed|\*\*\*" "$out/sanitizer.log" | tail -20

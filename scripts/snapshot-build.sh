@@ -4,8 +4,8 @@
 # compiling there is slow. Paths match there because the repository root is /work/main on both.
 # The object files are moved aside to build/snap-objs (and back before the next build, so that it
 # is incremental) and the executables stripped, to keep the carried tree small.
-# Usage: scripts/snapshot-build.sh   (then carry build/snap_tests.tar.xz or build/snap_bench.tar.xz;
-# see scripts/gpu-snapshot-run.sh)
+# Usage: scripts/snapshot-build.sh   (then carry build/snap_tests_1.tar.xz, build/snap_tests_2.tar.xz
+# or build/snap_bench.tar.xz, one a call; see scripts/gpu-snapshot-run.sh)
 #        scripts/snapshot-build.sh hostsan   (the tests only, their host code under ASan + UBSan as
 # the host-sanitize preset builds them, in build/hsan; ~600 MB, so they travel in two parts of
 # under 64 MiB: carry build/hsan_sort.tar.xz (the sort-device and reliability tests) in one call
@@ -50,9 +50,16 @@ find "$snap/build" -type f -executable -size +100k | while read -r f; do
   if file "$f" | grep -q ELF; then strip --strip-unneeded "$f"; fi
 done
 # Compressed files to carry (the device tool carries at most 64 MiB, the working tree included):
-# the tests without the benchmark binaries, and the benchmarks with Google Benchmark's library
-# (since session 38 the whole snapshot, 62 MB, no longer fits beside the tree).
-tar -C build -cf - --exclude='snap/build/benchmarks/bench_*' snap | xz -T0 -9e > build/snap_tests.tar.xz
+# the tests without the benchmark binaries in two parts (since session 46 one part, 65 MB, no
+# longer fits beside the tree): snap_tests_2 the executables of big_tests, snap_tests_1 all the
+# rest; and the benchmarks with Google Benchmark's library. Each test part carries the CTest files.
+big_tests='/(sort_device_types|fuzz_cub)$'
+part2=$(cd build && find snap/build/tests -type f -executable | grep -E "$big_tests" | sort)
+tar -C build -cf - --exclude='snap/build/benchmarks/bench_*' --exclude-from=<(echo "$part2") snap |
+  xz -T0 -9e > build/snap_tests_1.tar.xz
+# Part 2: only the CTest files and the big executables (tar of a file list, not of the tree).
+(cd build && { find snap/build -name 'CTestTestfile.cmake'; echo "$part2"; } | tar -cf - -T -) |
+  xz -T0 -9e > build/snap_tests_2.tar.xz
 tar -C build -cf - snap/lib snap/build/benchmarks | xz -T0 -9e > build/snap_bench.tar.xz
-rm -f build/snap.tar.xz
-du -sh "$snap" build/snap_tests.tar.xz build/snap_bench.tar.xz
+rm -f build/snap.tar.xz build/snap_tests.tar.xz
+du -sh "$snap" build/snap_tests_1.tar.xz build/snap_tests_2.tar.xz build/snap_bench.tar.xz
