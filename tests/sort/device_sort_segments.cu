@@ -10,7 +10,8 @@
 //   the lane-column histogram, forced too, its spread check keeps four passes), and outputs one
 //   item off 8-byte alignment (the wide pair tiles instead of the packed passes);
 // - by size at 60000011 pairs, where a device with the H200's bandwidth per SM offers it (other
-//   devices sort the same inputs with four passes). Skipped in small mode (the sanitizer runs).
+//   devices sort the same inputs with four passes). Skipped in small mode (the sanitizer runs),
+//   which forces one uniform sort, the fix-up, and the lane-column histogram's spread check.
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -89,8 +90,12 @@ TEMPLATE_TEST_CASE("device radix sort, segment sort: forced", "[sort][device]", 
     check_segments<TestType>(n, kind::correlated, false, 0, false);
     check_segments<TestType>(n, kind::uniform, true, 0, false);
   } else {
-    // Small mode: the fix-up once (the sanitizers see its kernel).
+    // Small mode: the fix-up once, then the lane-column histogram's spread check once (it keeps
+    // four passes), so that the sanitizers see both.
     const scoped_hook forced(gd::radix_segment_override, 12);
+    check_segments<TestType>(n, kind::correlated, false, 0, false);
+    const scoped_hook column(gd::radix_histogram_override, 1);
+    INFO("segment sort forced, lane-column histogram");
     check_segments<TestType>(n, kind::correlated, false, 0, false);
   }
 }
