@@ -24,13 +24,17 @@ for archive in build/snap.tar.xz build/snap_tests.tar.xz build/snap_tests_1.tar.
   if [ -f "$archive" ]; then tar -C build -xJf "$archive"; fi
 done
 # The tests travel in two parts (scripts/snapshot-build.sh): part 2 holds the executables of the
-# tests in big_tests, part 1 the rest. Where one part arrived alone, tests and sanitize run only
-# its tests (ctest -R or -E; sanitizer runs are named sanitize_<tool>_<test>).
+# tests in big_tests, part 1 the rest. Where only one part's executables are here (a warm machine
+# keeps those of earlier calls), tests and sanitize run only its tests (ctest -R or -E; sanitizer
+# runs are named sanitize_<tool>_<test>).
 big_tests='sort_device_types|fuzz_cub'
 part_args=()
-if [[ -f build/snap_tests_2.tar.xz && ! -f build/snap_tests_1.tar.xz ]]; then
+have_big=0 have_rest=0
+[[ -x build/snap/build/tests/sort/sort_device_types && -x build/snap/build/tests/fuzz/fuzz_cub ]] && have_big=1
+[[ -x build/snap/build/tests/sort/sort_device ]] && have_rest=1
+if (( have_big && !have_rest )); then
   part_args=(-R "^(sanitize_[a-z]+_)?($big_tests)\$")
-elif [[ -f build/snap_tests_1.tar.xz && ! -f build/snap_tests_2.tar.xz ]]; then
+elif (( have_rest && !have_big )); then
   part_args=(-E "^(sanitize_[a-z]+_)?($big_tests)\$")
 fi
 export LD_LIBRARY_PATH=$root/build/snap/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
