@@ -1773,19 +1773,18 @@ cudaError_t launch_onesweep_with(const device_facts& device, void* temp, std::si
       e = launch_with_smem(rest_pass, rest_grid, Rest::block_threads, rest_launch_smem, stream, chained, b, slot,
                            states_even, states_odd);
     }
-    if (e == cudaSuccess) e = launch_segments_after_passes<Key, Value, Descending>(device, a, states_even, states_odd, stream);
-    return e;
-  }
-  cudaGraph_t* bodies = nullptr;
-  if (e == cudaSuccess) e = capture_switch(stream, later, static_cast<unsigned>(passes), bodies);
-  for (int k = 1; k < passes && e == cudaSuccess; ++k) {
-    cudaGraphNode_t previous = nullptr;
-    for (int slot = 1; slot <= k && e == cudaSuccess; ++slot) {
-      cudaGraphNode_t node = nullptr;
-      e = add_kernel_node(bodies[k], slot > 1 ? &previous : nullptr, chained == launch_mode::overlap_previous, node,
-                          rest_pass, rest_grid, Rest::block_threads, rest_launch_smem, b, slot, states_even,
-                          states_odd);
-      previous = node;
+  } else {
+    cudaGraph_t* bodies = nullptr;
+    if (e == cudaSuccess) e = capture_switch(stream, later, static_cast<unsigned>(passes), bodies);
+    for (int k = 1; k < passes && e == cudaSuccess; ++k) {
+      cudaGraphNode_t previous = nullptr;
+      for (int slot = 1; slot <= k && e == cudaSuccess; ++slot) {
+        cudaGraphNode_t node = nullptr;
+        e = add_kernel_node(bodies[k], slot > 1 ? &previous : nullptr, chained == launch_mode::overlap_previous,
+                            node, rest_pass, rest_grid, Rest::block_threads, rest_launch_smem, b, slot, states_even,
+                            states_odd);
+        previous = node;
+      }
     }
   }
   if (e == cudaSuccess) e = launch_segments_after_passes<Key, Value, Descending>(device, a, states_even, states_odd, stream);
