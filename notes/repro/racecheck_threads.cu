@@ -1,8 +1,8 @@
 // Does compute-sanitizer racecheck hang when several host threads launch on their own streams?
-// The racecheck run of tests/reliability hangs now and then in its one multi-threaded case (8 host
-// threads x 8 streams, session 48: 1 of 5 runs alone, once "Internal Sanitizer Error: Detected a
-// failure to track a kernel launch" in a batch); every other tool and every run without a tool
-// passes. This program does the same with CUB only (no gpuprim code), so a hang in mode 0 is the
+// The racecheck run of tests/reliability hangs now and then, in its one multi-threaded case (8 host
+// threads x 8 streams) where located (session 48: 2 of 6 runs alone hung, one of them located;
+// once "Internal Sanitizer Error: Detected a failure to track a kernel launch" in a batch); every
+// other tool and every run without a tool passes. This program does the same with CUB only (no gpuprim code), so a hang in mode 0 is the
 // tool's; mode 1 adds, after each CUB call, a cooperative launch whose blocks meet at a grid-wide
 // barrier (as gpuprim's multi-block reduce does) and mode 2 a kernel launched with programmatic
 // dependent launch behind it (as gpuprim's sort passes are). Not built by the project.
@@ -10,7 +10,7 @@
 //   for i in 1 2 3 4 5 6; do timeout 60 compute-sanitizer --tool racecheck ./rthreads 8 24; echo rc=$?; done
 // Arguments: [threads=8] [calls=12] [n=16384] [mode=0]. Prints "ok" when every result matches.
 // H200, CUDA 13.0, session 48: mode 0 (8 threads x 24 calls) passed 5 runs of 5 under racecheck
-// (20-21 s each, 0 hazards), where gpuprim's reliability case hung in 1 run of 5. Modes 1 and 2
+// (20-21 s each, 0 hazards), where gpuprim's reliability racecheck hung in 2 runs of 6. Modes 1 and 2
 // were written after the device time ran out: not run yet.
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
