@@ -82,14 +82,20 @@ if [[ $what == sanitize || $what == all ]]; then
   # that did not pass (failed, hung or never reached) runs once more alone, each stopped after
   # SANITIZE_RERUN_SECONDS (default 180), into sanitizer_rerun.log: both results are printed, and
   # a run that passes only alone is to be reported as such.
+  # The runs are named, part and filter applied, in one anchored -R (ctest keeps only the last -R
+  # it is given, so the part's and the filter's cannot both be passed).
+  listed=$(ctest -N -L sanitize "${part_args[@]}" | sed -n 's/^ *Test *#[0-9]*: *//p')
+  [[ -n ${SANITIZE_FILTER:-} ]] && listed=$(grep -E -- "$SANITIZE_FILTER" <<<"$listed")
+  if [[ -z $listed ]]; then
+    echo "sanitize: no sanitizer run here matches" >&2
+    exit 1
+  fi
   limit=()
   [[ ${SANITIZE_BUDGET:-0} -gt 0 ]] && limit=(timeout "$SANITIZE_BUDGET")
-  filter=("${part_args[@]}" ${SANITIZE_FILTER:+-R "$SANITIZE_FILTER"})
-  GPUPRIM_REQUIRE_GPU=1 "${limit[@]}" ctest -L sanitize "${filter[@]}" -j 6 --timeout 900 --output-on-failure \
-    > "$out/sanitizer.log" 2>&1
+  GPUPRIM_REQUIRE_GPU=1 "${limit[@]}" ctest -R "^($(paste -sd'|' <<<"$listed"))\$" -j 6 --timeout 900 \
+    --output-on-failure > "$out/sanitizer.log" 2>&1
   echo "sanitize rc=$? (124: stopped by SANITIZE_BUDGET)"
   grep -E "tests passed|Failed|\*\*\*" "$out/sanitizer.log" | tail -20
-  listed=$(ctest -N -L sanitize "${filter[@]}" | sed -n 's/^ *Test *#[0-9]*: *//p')
   again=()
   for t in $listed; do
     grep -qE "Test +#[0-9]+: $t \.+ +Passed" "$out/sanitizer.log" || again+=("$t")
