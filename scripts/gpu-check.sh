@@ -11,13 +11,15 @@
 #                  JSON to $OUT/<name>.json, console output on stdout
 #   --sanitize     the ctest label `sanitize`: every GPU test under compute-sanitizer memcheck,
 #                  racecheck, synccheck and initcheck with GPUPRIM_TEST_SMALL=1 (configures with
-#                  GPUPRIM_SANITIZER_TESTS=ON), log in $OUT/sanitize.log
+#                  GPUPRIM_SANITIZER_TESTS=ON), log in $OUT/sanitize.log; each run that did
+#                  not pass there runs once more alone (log $OUT/sanitize_rerun.log)
 #   --fuzz         the long differential fuzz run against CUB: GPUPRIM_FUZZ_CONFIGS (10000)
 #                  random configs, log in $OUT/fuzz.log
 #   --demo         the demo (sum/min/max of 2^28 items vs CUB), log in $OUT/demo.log
 # Environment: OUT (results folder; default build/gpu/results), BUILD_DIR (build/gpu),
 #   JOBS (16), CUDA_ARCHS (90), BENCH_FILTER, BENCH_ARGS (extra benchmark flags),
-#   SANITIZE_FILTER (a ctest -R regex: a subset of the sanitizer runs), GPUPRIM_FUZZ_CONFIGS,
+#   SANITIZE_FILTER (a regex over the sanitizer runs' names: a subset), SANITIZE_BUDGET,
+#   SANITIZE_RERUN_SECONDS, SANITIZE_JOBS (scripts/sanitize-batch.sh), GPUPRIM_FUZZ_CONFIGS,
 #   GPUPRIM_FUZZ_SEED (see tests/fuzz/fuzz_main.cu).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
@@ -39,7 +41,7 @@ while [ $# -gt 0 ]; do
     --sanitize) do_sanitize=1 ;;
     --fuzz) do_fuzz=1 ;;
     --demo) do_demo=1 ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     *) echo "gpu-check: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -121,13 +123,21 @@ if [ $do_sanitize -eq 1 ]; then
 fi
 if [ $do_sanitize -eq 1 ]; then
   # Bounded sizes come from the tests themselves (GPUPRIM_TEST_SMALL=1, set by the ctest entries).
+  # One batch, then every run that did not pass in it once more alone (scripts/sanitize-batch.sh).
   start=$SECONDS
-  GPUPRIM_REQUIRE_GPU=1 ctest --test-dir "$build_dir" -L '^sanitize$' ${SANITIZE_FILTER:+-R "$SANITIZE_FILTER"} \
-    -j 6 --timeout 900 --output-on-failure > "$out/sanitize.log" 2>&1
-  rc=$?
-  line=$(grep -E 'tests passed' "$out/sanitize.log" | tail -n1)
-  if [ "$rc" -eq 0 ]; then note "sanitize: ok: ${line:-?} ($((SECONDS - start)) s), log $out/sanitize.log"
-  else fail "sanitize: FAILED (ctest rc $rc): ${line:-?}, see $out/sanitize.log"; fi
+  source scripts/sanitize-batch.sh
+  if ! sanitize_batch "$build_dir" "$out/sanitize.log" "$out/sanitize_rerun.log"; then
+    fail "sanitize: FAILED: no sanitizer run matches SANITIZE_FILTER"
+  else
+    line=$(grep -E 'tests passed' "$out/sanitize.log" | tail -n1)
+    took="$((SECONDS - start)) s"
+    if [ "$sanitize_batch_rc" -eq 0 ]; then note "sanitize: ok: ${line:-?} ($took), log $out/sanitize.log"
+    elif [ ${#sanitize_alone_failed[@]} -eq 0 ]; then
+      note "sanitize: ok only alone: batch rc $sanitize_batch_rc (${line:-stopped}); passed alone: ${sanitize_alone_passed[*]} ($took), see $out/sanitize.log"
+    else
+      fail "sanitize: FAILED (batch rc $sanitize_batch_rc): ${line:-?}; failed alone too: ${sanitize_alone_failed[*]}, see $out/sanitize_rerun.log"
+    fi
+  fi
 fi
 
 # --- long fuzz run --------------------------------------------------------------------

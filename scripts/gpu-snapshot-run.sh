@@ -10,7 +10,7 @@
 # ["build/hsan_rest.tar.xz"].
 # Usage: scripts/gpu-snapshot-run.sh [tests|sanitize|fuzz|bench|all|hostsan] [bench names...]
 set -uo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 root=$PWD
 out=${OUT:-$root/gpu-out}
 mkdir -p "$out"
@@ -43,7 +43,7 @@ for t in cmake ninja; do [ -x /usr/bin/$t ] || ln -sf "$(command -v $t)" /usr/bi
 [ -x /usr/bin/g++ ] || ln -sf /opt/gcc/bin/g++ /usr/bin/g++
 [ -x /usr/bin/c++ ] || ln -sf /opt/gcc/bin/g++ /usr/bin/c++
 if [[ $what == hostsan ]]; then
-  cd build/hsan/build
+  cd build/hsan/build || exit 1
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$out/gpu.txt" 2>&1
   # The CUDA driver maps memory where ASan's shadow gap would be; leaks of the driver's own
   # allocations at exit are not ours. Any report stops the test (halt_on_error) and fails it.
@@ -65,7 +65,7 @@ print("|".join("^%s$" % t["name"] for t in tests
   grep -E "tests passed|Failed|ERROR: AddressSanitizer|runtime error" "$out/hostsan.log" | tail -20
   exit 0
 fi
-cd build/snap/build
+cd build/snap/build || exit 1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$out/gpu.txt" 2>&1
 
 if [[ $what == tests || $what == all ]]; then
@@ -75,38 +75,13 @@ fi
 
 if [[ $what == sanitize || $what == all ]]; then
   # Every GPU test under memcheck, racecheck, synccheck and initcheck (ctest label sanitize, built
-  # with GPUPRIM_SANITIZER_TESTS=ON; small sizes). The logs of failing runs land in $OUT.
-  # SANITIZE_FILTER (a ctest -R regex) runs a subset. SANITIZE_BUDGET (seconds; default 0, none)
-  # stops the batch: racecheck hangs now and then (docs/reliability.md, session 48), and a hung
-  # run would otherwise hold the batch until the device call's limit. Then every run of the batch
-  # that did not pass (failed, hung or never reached) runs once more alone, each stopped after
-  # SANITIZE_RERUN_SECONDS (default 180), into sanitizer_rerun.log: both results are printed, and
-  # a run that passes only alone is to be reported as such.
-  # The runs are named, part and filter applied, in one anchored -R (ctest keeps only the last -R
-  # it is given, so the part's and the filter's cannot both be passed).
-  listed=$(ctest -N -L sanitize "${part_args[@]}" | sed -n 's/^ *Test *#[0-9]*: *//p')
-  [[ -n ${SANITIZE_FILTER:-} ]] && listed=$(grep -E -- "$SANITIZE_FILTER" <<<"$listed")
-  if [[ -z $listed ]]; then
-    echo "sanitize: no sanitizer run here matches" >&2
-    exit 1
-  fi
-  limit=()
-  [[ ${SANITIZE_BUDGET:-0} -gt 0 ]] && limit=(timeout "$SANITIZE_BUDGET")
-  GPUPRIM_REQUIRE_GPU=1 "${limit[@]}" ctest -R "^($(paste -sd'|' <<<"$listed"))\$" -j 6 --timeout 900 \
-    --output-on-failure > "$out/sanitizer.log" 2>&1
-  echo "sanitize rc=$? (124: stopped by SANITIZE_BUDGET)"
+  # with GPUPRIM_SANITIZER_TESTS=ON; small sizes), as one batch into sanitizer.log; every run that
+  # did not pass there runs once more alone, into sanitizer_rerun.log. SANITIZE_FILTER,
+  # SANITIZE_BUDGET, SANITIZE_RERUN_SECONDS: scripts/sanitize-batch.sh.
+  source "$root/scripts/sanitize-batch.sh"
+  sanitize_batch . "$out/sanitizer.log" "$out/sanitizer_rerun.log" "${part_args[@]}" || exit 1
+  echo "sanitize rc=$sanitize_batch_rc (124: stopped by SANITIZE_BUDGET)"
   grep -E "tests passed|Failed|\*\*\*" "$out/sanitizer.log" | tail -20
-  again=()
-  for t in $listed; do
-    grep -qE "Test +#[0-9]+: $t \.+ +Passed" "$out/sanitizer.log" || again+=("$t")
-  done
-  : > "$out/sanitizer_rerun.log"
-  for t in "${again[@]}"; do
-    GPUPRIM_REQUIRE_GPU=1 timeout "${SANITIZE_RERUN_SECONDS:-180}" ctest -R "^$t\$" --output-on-failure \
-      >> "$out/sanitizer_rerun.log" 2>&1
-    rc=$?
-    echo "not passed in the batch, run alone: $t rc=$rc$( ((rc == 124)) && echo ' (stopped)')"
-  done
 fi
 
 if [[ $what == fuzz || $what == all ]]; then
@@ -122,7 +97,7 @@ if [[ $what == bench || $what == all ]]; then
   for b in "${benches[@]}"; do
     # Each case first runs untimed for 0.05 s: the first rows of a run were noisier than the rest
     # (H200, session 26: u32 keys at 2^10 with a 5% cv over the repetitions, 2^11 on 0.7%).
-    ./benchmarks/bench_$b --benchmark_min_time=0.1 --benchmark_min_warmup_time=0.05 --benchmark_repetitions=3 \
+    "./benchmarks/bench_$b" --benchmark_min_time=0.1 --benchmark_min_warmup_time=0.05 --benchmark_repetitions=3 \
       --benchmark_report_aggregates_only=true \
       --benchmark_out_format=json --benchmark_out="$out/bench_$b.json" > "$out/bench_$b.txt" 2>&1
     echo "bench_$b rc=$?"
