@@ -30,30 +30,36 @@ sanitize_batch() {
     echo "sanitize: no sanitizer run here matches" >&2
     return 2
   fi
+  # When timeout stops ctest, ctest exits, but a hung run's program under the tool can live on
+  # (session 49) and keep the GPU busy for what comes next (a rerun, the benchmarks): after each
+  # ctest, whatever still runs one of this build's test executables is killed.
+  local tests_dir
+  tests_dir=$(cd "$dir" && pwd)/tests/
   local limit=()
-  # -k: a hung run's program can outlive the TERM (session 49); KILL follows 10 s later.
-  [[ ${SANITIZE_BUDGET:-0} -gt 0 ]] && limit=(timeout -k 10 "$SANITIZE_BUDGET")
+  [[ ${SANITIZE_BUDGET:-0} -gt 0 ]] && limit=(timeout "$SANITIZE_BUDGET")
   GPUPRIM_REQUIRE_GPU=1 "${limit[@]}" ctest --test-dir "$dir" -R "^($(paste -sd'|' <<<"$listed"))\$" \
     -j "${SANITIZE_JOBS:-6}" --timeout 900 --output-on-failure > "$log" 2>&1
   # shellcheck disable=SC2034
   sanitize_batch_rc=$?
+  sanitize_kill_left "$tests_dir"
   local t rc
   : > "$rerun_log"
   for t in $listed; do
     grep -qE "Test +#[0-9]+: $t \.+ +Passed" "$log" && continue
-    GPUPRIM_REQUIRE_GPU=1 timeout -k 10 "${SANITIZE_RERUN_SECONDS:-180}" ctest --test-dir "$dir" -R "^$t\$" \
+    GPUPRIM_REQUIRE_GPU=1 timeout "${SANITIZE_RERUN_SECONDS:-180}" ctest --test-dir "$dir" -R "^$t\$" \
       --output-on-failure >> "$rerun_log" 2>&1
     rc=$?
+    sanitize_kill_left "$tests_dir"
     echo "not passed in the batch, run alone: $t rc=$rc$( ((rc == 124)) && echo ' (stopped)')"
     if ((rc == 0)); then sanitize_alone_passed+=("$t"); else sanitize_alone_failed+=("$t"); fi
   done
-  # A stopped run must not keep the GPU busy for what comes next (benchmarks, say): kill whatever
-  # still runs one of this build's test executables.
-  local tests_dir
-  tests_dir=$(cd "$dir" && pwd)/tests/
-  if pgrep -f "$tests_dir" > /dev/null; then
-    echo "sanitize: killing test processes left running: $(pgrep -d' ' -f "$tests_dir")"
-    pkill -9 -f "$tests_dir"
-  fi
   return 0
+}
+
+# Kills, and names, the processes still running an executable under <tests dir>/.
+sanitize_kill_left() {
+  local pids
+  pids=$(pgrep -d' ' -f "$1") || return 0
+  echo "sanitize: killing test processes left running: $pids"
+  pkill -9 -f "$1"
 }
