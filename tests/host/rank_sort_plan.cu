@@ -1,5 +1,6 @@
 // The host side of the small-input sort by counting comparisons (detail/radix_rank_sort.cuh):
-// the bit-window mask of the sort values, the block size chosen for n keys on a device, and the
+// the bit-window mask of the sort values, the limits of the unrolled form, the block size chosen
+// for n keys on a device, and the
 // grid, shared memory and split layout of the bucketed form; and the onesweep sort's choice of
 // how pairs move their values and the workspace that holds every pass shape.
 #include <gpuprim/detail/radix_sort_kernels.cuh>
@@ -61,6 +62,26 @@ TEST_CASE("rank sort: the block size puts the fewest keys on the busiest SM", "[
   }
   CHECK(gpuprim::detail::rank_sort_block_threads(12288, 132) == 256);
   CHECK(gpuprim::detail::rank_sort_block_threads(16384, 132) == 1024);
+}
+
+TEST_CASE("rank sort: the unrolled form's limits and shared memory", "[host][sort]") {
+  using gpuprim::detail::rank_sort_small_items;
+  using gpuprim::detail::rank_sort_smem_bytes;
+  // 8 slices of 32 lanes x 16 bytes: 1024 sort values of 4 bytes, 512 of 8.
+  CHECK(rank_sort_small_items<std::uint8_t> == 1024);
+  CHECK(rank_sort_small_items<std::int16_t> == 1024);
+  CHECK(rank_sort_small_items<std::uint32_t> == 1024);
+  CHECK(rank_sort_small_items<float> == 1024);
+  CHECK(rank_sort_small_items<std::uint64_t> == 512);
+  CHECK(rank_sort_small_items<double> == 512);
+  // Its padded shared memory: 4 KiB, under the default 48 KiB (no attribute to raise), and the
+  // same as the general form's for as many keys.
+  CHECK(rank_sort_smem_bytes<std::uint32_t>(rank_sort_small_items<std::uint32_t>) == 4096);
+  CHECK(rank_sort_smem_bytes<std::uint64_t>(rank_sort_small_items<std::uint64_t>) == 4096);
+  // The unrolled form lies wholly below the bucketed one, and its warps' keys within one slice.
+  STATIC_REQUIRE(rank_sort_small_items<std::uint32_t> < gpuprim::detail::bucket_sort_min_items);
+  STATIC_REQUIRE(64 % gpuprim::detail::rank_sort_small_keys_per_warp == 0);
+  STATIC_REQUIRE(gpuprim::detail::rank_sort_small_threads % 32 == 0);
 }
 
 TEST_CASE("rank sort: the bucketed form covers every key with one block per SM where it can", "[host][sort]") {

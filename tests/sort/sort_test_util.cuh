@@ -329,7 +329,8 @@ std::vector<Value> make_values(std::size_t n, std::mt19937_64& rng) {
 // Sizes
 
 /// The sizes of the device sweeps: tiny; around the rank sort's warp slices (64 and 128 sort
-/// values), its limit (16384 keys) and the start of its bucketed form (6144), and sizes that
+/// values), the limits of its unrolled form (512 keys of 8 bytes, 1024 of up to 4), its limit
+/// (16384 keys) and the start of its bucketed form (6144), and sizes that
 /// ranked in one block in earlier versions (1024, 2048, 4096, 5120, 8192); multiples of
 /// onesweep-sized tiles (384 x 25 = 9600, 384 x 19 = 7296, 384 x 20 = 7680, 384 x 16 = 6144 items,
 /// two and three of them; 384 x 12 = 4608, an earlier tile; 384 x 23 = 8832 as CUB's), which up to
@@ -338,7 +339,8 @@ std::vector<Value> make_values(std::size_t n, std::mt19937_64& rng) {
 /// above 131072: primes and (unless GPUPRIM_TEST_SMALL=1) sizes above 2^20.
 inline std::vector<std::size_t> device_sizes() {
   std::vector<std::size_t> sizes = {0,      1,      2,      17,     63,     64,     65,     127,    128,    129,
-                                    255,    256,    257,    1023,   1024,   1025,   2047,   2048,   2049,   4095,
+                                    255,    256,    257,    511,    512,    513,    1023,   1024,   1025,   2047,
+                                    2048,   2049,   4095,
                                     4096,   4097,   4607,   4608,   4609,   5119,   5120,   5121,   6143,   6144,
                                     6145,   7295,   7296,   7297,   7679,   7680,   7681,   8191,   8192,   8193,
                                     8831,   8832,   8833,   9599,   9600,   9601,   12287,  12288,  12289,  14591,

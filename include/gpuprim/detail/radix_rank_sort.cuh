@@ -7,7 +7,9 @@
 // into shared memory; each warp owns rank_sort_keys_per_warp consecutive keys, its lanes count over
 // interleaved 16-byte slices of the whole array, a warp-wide sum (warp_reduce) gives each owned
 // key its rank, and the owning lane writes the key and its value straight to that position of the
-// output. No block-wide barrier after the load.
+// output. No block-wide barrier after the load. Up to rank_sort_small_items keys (1024 of up to 4
+// bytes, 512 of 8) the kernel counts over shared memory padded to a fixed 8 slices, unrolled and
+// without branches, 2 keys a warp (count_before_unrolled).
 //
 // n^2 comparisons (two instructions each for 32-bit sort values) are spread over the whole GPU,
 // so the sort of a few thousand keys takes a few microseconds, where a radix sort in one block is
@@ -36,6 +38,17 @@ inline constexpr int rank_sort_max_threads = 1024;
 /// Sort values are compared as 32-bit words (keys of up to 4 bytes) or 64-bit ones.
 template <class Key>
 using rank_sort_word = std::conditional_t<(sizeof(Key) > 4), std::uint64_t, std::uint32_t>;
+
+/// The smallest inputs (up to rank_sort_small_items) take the unrolled form of the kernel: shared
+/// memory padded to rank_sort_small_slices warp slices, each warp owning
+/// rank_sort_small_keys_per_warp keys, blocks of rank_sort_small_threads (see count_before_unrolled).
+inline constexpr int rank_sort_small_slices = 8;
+inline constexpr int rank_sort_small_keys_per_warp = 2;
+inline constexpr int rank_sort_small_threads = 256;
+/// Keys the unrolled form takes: 1024 of up to 4 bytes, 512 of 8 bytes.
+template <class Key>
+inline constexpr std::size_t rank_sort_small_items =
+    std::size_t(rank_sort_small_slices) * 32 * (16 / sizeof(rank_sort_word<Key>));
 
 /// Mask of the bits [begin_bit, end_bit) of a sort value.
 template <class Word>
@@ -142,22 +155,125 @@ GPUPRIM_DEVICE void count_carries(const uint4* loads, int from, int to, const Wo
   }
 }
 
+/// before[k]: the keys that sort before the owned keys first + k (in this warp's home slice), over
+/// the lane's share of all `slices` slices: loops over the slices before and after the home slice,
+/// and the tie-break by index in the home slice itself.
+template <int Owned, class Word>
+GPUPRIM_DEVICE void count_before(const Word* sort_values, int slices, int home, int first, int lane,
+                                 const Word (&mine)[Owned], unsigned (&before)[Owned]) {
+  constexpr int per_load = 16 / static_cast<int>(sizeof(Word));
+  Word not_mine[Owned];     // w + ~m carries when w > m
+  Word neg_mine[Owned];     // w + (0 - m) carries when w >= m (for m != 0)
+  unsigned greater[Owned];   // keys before the home slice that sort after the owned key
+  unsigned at_least[Owned];  // keys after the home slice whose value is not smaller
+#pragma unroll
+  for (int k = 0; k < Owned; ++k) {
+    not_mine[k] = static_cast<Word>(~mine[k]);
+    neg_mine[k] = static_cast<Word>(Word(0) - mine[k]);
+    greater[k] = 0;
+    at_least[k] = 0;
+    before[k] = 0;
+  }
+  const uint4* loads = reinterpret_cast<const uint4*>(sort_values) + lane;
+  // Slices before: every key there sorts first unless its value is greater.
+  count_carries(loads, 0, home, not_mine, greater);
+  {
+    Word w[per_load];
+    unpack_words(loads[home * 32], w);
+#pragma unroll
+    for (int e = 0; e < per_load; ++e) {
+      const int j = (home * 32 + lane) * per_load + e;
+#pragma unroll
+      for (int k = 0; k < Owned; ++k) {
+        before[k] += (w[e] < mine[k] || (w[e] == mine[k] && j < first + k)) ? 1u : 0u;
+      }
+    }
+  }
+  // Slices after: only smaller values sort first.
+  count_carries(loads, home + 1, slices, neg_mine, at_least);
+  // This lane's keys before and after its home slice, less those that sort after the owned key
+  // (no value is smaller than 0).
+  const auto earlier = static_cast<unsigned>(home * per_load);
+  const auto later = static_cast<unsigned>((slices - home - 1) * per_load);
+#pragma unroll
+  for (int k = 0; k < Owned; ++k) {
+    before[k] += earlier - greater[k] + (mine[k] == 0 ? 0u : later - at_least[k]);
+  }
+}
+
+/// before[k] for the owned keys first + k (in this warp's home slice) where all sort values lie in
+/// Slices slices, padded with all ones: every slice of the lane is loaded first, then counted with
+/// one addend a slice, ~m before the home slice (a carry where w > m: sorts after) and 0 - m from
+/// it on (a carry where w >= m), so that no slice needs a branch. The home slice then only adds
+/// back the keys before the owned one that equal it; for m == 0 only the slices before home count
+/// (no value is smaller than 0, and 0 - 0 never carries). Against the general loops, H200, 1024
+/// u32 keys timed as the benchmark times them: the counting 643 cycles instead of 1446 (with 2 keys
+/// a warp instead of 4), the sort 0.3 us sooner (notes/PERF.md, session 50).
+template <int Slices, int Owned, class Word>
+GPUPRIM_DEVICE void count_before_unrolled(const Word* sort_values, int home, int first, int lane,
+                                          const Word (&mine)[Owned], unsigned (&before)[Owned]) {
+  constexpr int per_load = 16 / static_cast<int>(sizeof(Word));
+  const uint4* loads = reinterpret_cast<const uint4*>(sort_values) + lane;
+  uint4 v[Slices];
+#pragma unroll
+  for (int s = 0; s < Slices; ++s) v[s] = loads[s * 32];
+  const uint4 home_load = loads[home * 32];
+  Word not_mine[Owned];
+  Word neg_mine[Owned];
+  unsigned above[2][Owned];  // two counts a key (even and odd slices): shorter dependency chains
+#pragma unroll
+  for (int k = 0; k < Owned; ++k) {
+    not_mine[k] = static_cast<Word>(~mine[k]);
+    neg_mine[k] = static_cast<Word>(Word(0) - mine[k]);
+    above[0][k] = 0;
+    above[1][k] = 0;
+  }
+#pragma unroll
+  for (int s = 0; s < Slices; ++s) {
+    const bool left = s < home;
+    Word w[per_load];
+    unpack_words(v[s], w);
+#pragma unroll
+    for (int k = 0; k < Owned; ++k) {
+      const Word addend = left ? not_mine[k] : neg_mine[k];
+#pragma unroll
+      for (int e = 0; e < per_load; ++e) above[s & 1][k] = plus_carry(above[s & 1][k], w[e], addend);
+    }
+  }
+  Word w[per_load];
+  unpack_words(home_load, w);
+  const int j0 = (home * 32 + lane) * per_load;
+#pragma unroll
+  for (int k = 0; k < Owned; ++k) {
+    unsigned equal_before = 0;
+#pragma unroll
+    for (int e = 0; e < per_load; ++e) equal_before += (w[e] == mine[k] && j0 + e < first + k) ? 1u : 0u;
+    const auto considered = static_cast<unsigned>((mine[k] == 0 ? home : Slices) * per_load);
+    before[k] = considered - above[0][k] - above[1][k] + equal_before;
+  }
+}
+
 /// Sorts all n keys of `a` (a radix_sort_args; values too when HasValues) by counting comparisons,
 /// with rank_sort_smem_bytes<Key>(n) of dynamic shared memory; any block size that is a multiple
-/// of 32, a grid of at least n / rank_sort_keys_per_warp warps.
-template <class Key, bool HasValues, bool Descending, class Args>
-__global__ void __launch_bounds__(rank_sort_max_threads) radix_rank_sort_kernel(const Args a) {
+/// of 32, a grid of at least n / rank_sort_keys_per_warp warps. With SmallSlices > 0 (n up to
+/// rank_sort_small_items<Key>): the unrolled counting (count_before_unrolled) over SmallSlices
+/// slices, rank_sort_smem_bytes<Key>(rank_sort_small_items<Key>) of shared memory, blocks of
+/// rank_sort_small_threads and n / rank_sort_small_keys_per_warp warps.
+template <class Key, bool HasValues, bool Descending, class Args, int SmallSlices = 0>
+__global__ void __launch_bounds__(SmallSlices > 0 ? rank_sort_small_threads : rank_sort_max_threads)
+    radix_rank_sort_kernel(const Args a) {
   using bits_t = typename radix_key<Key>::bits_t;
   using word_t = rank_sort_word<Key>;
   constexpr int per_load = 16 / static_cast<int>(sizeof(word_t));
   constexpr int slice = 32 * per_load;  // sort values one warp-wide 16-byte load covers
-  constexpr int owned = rank_sort_keys_per_warp;
+  constexpr bool unrolled = SmallSlices > 0;
+  constexpr int owned = unrolled ? rank_sort_small_keys_per_warp : rank_sort_keys_per_warp;
   static_assert(slice % owned == 0, "a warp's keys lie in one slice");
   extern __shared__ __align__(16) unsigned char smem[];
   word_t* sort_values = reinterpret_cast<word_t*>(smem);
 
   const int n = static_cast<int>(a.n);
-  const int slices = (n + slice - 1) / slice;
+  const int slices = unrolled ? SmallSlices : (n + slice - 1) / slice;
   const word_t window = rank_sort_window<word_t>(a.begin_bit, a.end_bit);
   const bits_t* keys_in = reinterpret_cast<const bits_t*>(a.keys_in);
   const int lane = static_cast<int>(threadIdx.x % 32);
@@ -188,46 +304,15 @@ __global__ void __launch_bounds__(rank_sort_max_threads) radix_rank_sort_kernel(
   __syncthreads();
 
   if (first >= n) return;
+  const int home = first / slice;  // the slice that holds this warp's keys
   word_t mine[owned];
-  word_t not_mine[owned];  // w + ~m carries when w > m
-  word_t neg_mine[owned];  // w + (0 - m) carries when w >= m (for m != 0)
-  unsigned greater[owned];  // keys before the home slice that sort after the owned key
-  unsigned at_least[owned];  // keys after the home slice whose value is not smaller
   unsigned before[owned];
 #pragma unroll
-  for (int k = 0; k < owned; ++k) {
-    mine[k] = sort_values[first + k];
-    not_mine[k] = static_cast<word_t>(~mine[k]);
-    neg_mine[k] = static_cast<word_t>(word_t(0) - mine[k]);
-    greater[k] = 0;
-    at_least[k] = 0;
-    before[k] = 0;
-  }
-  const uint4* loads = reinterpret_cast<const uint4*>(sort_values) + lane;
-  const int home = first / slice;  // the slice that holds this warp's keys
-  // Slices before: every key there sorts first unless its value is greater.
-  count_carries(loads, 0, home, not_mine, greater);
-  {
-    word_t w[per_load];
-    unpack_words(loads[home * 32], w);
-#pragma unroll
-    for (int e = 0; e < per_load; ++e) {
-      const int j = (home * 32 + lane) * per_load + e;
-#pragma unroll
-      for (int k = 0; k < owned; ++k) {
-        before[k] += (w[e] < mine[k] || (w[e] == mine[k] && j < first + k)) ? 1u : 0u;
-      }
-    }
-  }
-  // Slices after: only smaller values sort first.
-  count_carries(loads, home + 1, slices, neg_mine, at_least);
-  // This lane's keys before and after its home slice, less those that sort after the owned key
-  // (no value is smaller than 0).
-  const auto earlier = static_cast<unsigned>(home * per_load);
-  const auto later = static_cast<unsigned>((slices - home - 1) * per_load);
-#pragma unroll
-  for (int k = 0; k < owned; ++k) {
-    before[k] += earlier - greater[k] + (mine[k] == 0 ? 0u : later - at_least[k]);
+  for (int k = 0; k < owned; ++k) mine[k] = sort_values[first + k];
+  if constexpr (unrolled) {
+    count_before_unrolled<SmallSlices>(sort_values, home, first, lane, mine, before);
+  } else {
+    count_before(sort_values, slices, home, first, lane, mine, before);
   }
   unsigned rank = 0;
 #pragma unroll

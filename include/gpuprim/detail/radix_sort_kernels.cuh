@@ -17,9 +17,10 @@
 // 3. Small and mid sizes, where every pass is one latency-bound wave and launches dominate:
 //    - up to rank_sort_max_items keys: not a radix sort but its result, by counting comparisons
 //      (radix_rank_sort.cuh): every block holds all sort values in shared memory, each warp finds
-//      the ranks of a few keys and writes them to their places, one launch, no workspace; from
-//      bucket_sort_min_items keys on, each block first buckets the values by their highest
-//      differing bits and a key is compared only with its bucket;
+//      the ranks of a few keys and writes them to their places, one launch, no workspace; up to
+//      rank_sort_small_items keys (1024 of up to 4 bytes) with the counting unrolled over padded
+//      shared memory; from bucket_sort_min_items keys on, each block first buckets the values by
+//      their highest differing bits and a key is compared only with its bucket;
 //    - up to radix_fused_max_tiles tiles: one launch of the fused kernel, in which resident
 //      blocks take the histogram tiles and then every pass's tiles from one work counter, a pass
 //      waiting for the previous one through a counter instead of a kernel boundary.
@@ -1453,15 +1454,23 @@ inline unsigned rank_sort_block_threads(std::size_t n, int sm_count) {
 /// The rank sort: one launch, no workspace.
 template <class Key, class Value, bool Descending>
 cudaError_t launch_rank_sort(const radix_sort_args<Key, Value>& a, cudaStream_t stream) {
-  constexpr auto kernel =
-      radix_rank_sort_kernel<Key, !std::is_same_v<Value, no_values>, Descending, radix_sort_args<Key, Value>>;
+  constexpr bool has_values = !std::is_same_v<Value, no_values>;
+  constexpr auto kernel = radix_rank_sort_kernel<Key, has_values, Descending, radix_sort_args<Key, Value>>;
+  if (a.n <= rank_sort_small_items<Key>) {
+    // The unrolled form: no device facts needed (its shared memory stays under the default limit).
+    constexpr auto small =
+        radix_rank_sort_kernel<Key, has_values, Descending, radix_sort_args<Key, Value>, rank_sort_small_slices>;
+    constexpr std::size_t keys_per_block = rank_sort_small_threads / 32 * rank_sort_small_keys_per_warp;
+    const auto grid = static_cast<unsigned>((a.n + keys_per_block - 1) / keys_per_block);
+    return launch_with_smem(small, grid, rank_sort_small_threads, rank_sort_smem_bytes<Key>(rank_sort_small_items<Key>),
+                            stream, launch_mode::plain, a);
+  }
   device_facts device;
   cudaError_t e = current_device_facts(device);
   if (e != cudaSuccess) return e;
   static_assert(rank_sort_max_items <= std::size_t(bucket_sort_max_items), "the bucketed kernel takes every size");
   if (a.n >= bucket_sort_min_items) {
-    constexpr auto bucketed =
-        radix_bucket_sort_kernel<Key, !std::is_same_v<Value, no_values>, Descending, radix_sort_args<Key, Value>>;
+    constexpr auto bucketed = radix_bucket_sort_kernel<Key, has_values, Descending, radix_sort_args<Key, Value>>;
     constexpr std::size_t most = bucket_sort_smem_bytes<Key>(bucket_sort_max_items);
     int limit = 0;
     e = max_smem_per_block_optin(device.ordinal, limit);
