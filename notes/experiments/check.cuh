@@ -24,3 +24,51 @@ float event_us(cudaStream_t s, cudaEvent_t e0, cudaEvent_t e1, Call&& call) {
   CK(cudaEventElapsedTime(&ms, e0, e1));
   return ms * 1000;
 }
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+/// Copies of n random u32 keys laid end to end, spanning 4x L2, so that a call that takes copy
+/// i % copies never finds its input in L2 (as the benchmark rotates its inputs); `host` holds them.
+struct key_pool {
+  std::size_t n = 0, copies = 0;
+  unsigned* data = nullptr;
+  std::vector<unsigned> host;
+  key_pool(std::size_t n_, unsigned seed) : n(n_) {
+    cudaDeviceProp prop;
+    CK(cudaGetDeviceProperties(&prop, 0));
+    copies = std::size_t(4) * prop.l2CacheSize / (n * 4) + 1;
+    CK(cudaMalloc(&data, copies * n * 4));
+    host.resize(copies * n);
+    std::mt19937 g(seed);
+    for (auto& x : host) x = g();
+    CK(cudaMemcpy(data, host.data(), host.size() * 4, cudaMemcpyHostToDevice));
+  }
+  const unsigned* copy(std::size_t i) const { return data + (i % copies) * n; }
+};
+
+/// Whether `run(input)` on `s` leaves in `d_out` the n keys of pool copy `c` sorted (std::sort);
+/// the output is poisoned first.
+template <class Run>
+bool sorts_copy(const key_pool& pool, std::size_t c, unsigned* d_out, cudaStream_t s, Run&& run) {
+  CK(cudaMemset(d_out, 0xff, pool.n * 4));
+  run(pool.copy(c));
+  CK(cudaStreamSynchronize(s));
+  CK(cudaGetLastError());
+  std::vector<unsigned> o(pool.n), ref(pool.host.begin() + c * pool.n, pool.host.begin() + (c + 1) * pool.n);
+  std::sort(ref.begin(), ref.end());
+  CK(cudaMemcpy(o.data(), d_out, pool.n * 4, cudaMemcpyDeviceToHost));
+  return o == ref;
+}
+
+/// A non-blocking stream and the two events that event_us times with.
+struct timing_env {
+  cudaStream_t s;
+  cudaEvent_t e0, e1;
+  timing_env() {
+    CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+  }
+};

@@ -10,6 +10,8 @@
 //   phase 2  after 2 s of big memsets and a 1 GiB cudaMalloc/cudaFree (as after a 2^28 case)
 //   phase 3  after the host sleeps 5 s
 // `./first_rows [spin seconds]`
+// After its runs the pool and stream setup moved into check.cuh (key_pool, timing_env): compiled,
+// not run again.
 #include "check.cuh"
 #include <gpuprim/radix_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
@@ -39,22 +41,15 @@ int main(int argc, char** argv) {
   cudaDeviceProp prop;
   CK(cudaGetDeviceProperties(&prop, 0));
   const std::size_t n = 1024;
-  const std::size_t copies = std::size_t(4) * prop.l2CacheSize / (n * 4) + 1;
-  unsigned *pool, *out_g, *out_c;
-  CK(cudaMalloc(&pool, copies * n * 4));
+  const key_pool keys(n, 11);
+  const std::size_t copies = keys.copies;
+  unsigned* pool = keys.data;
+  unsigned *out_g, *out_c;
   CK(cudaMalloc(&out_g, n * 4));
   CK(cudaMalloc(&out_c, n * 4));
-  {
-    std::vector<unsigned> h(copies * n);
-    std::mt19937 g(11);
-    for (auto& x : h) x = g();
-    CK(cudaMemcpy(pool, h.data(), h.size() * 4, cudaMemcpyHostToDevice));
-  }
-  cudaStream_t s;
-  CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
+  const timing_env env;
+  cudaStream_t s = env.s;
+  cudaEvent_t e0 = env.e0, e1 = env.e1;
   std::size_t gb = 0, cb = 0;
   CK(gpuprim::radix_sort_keys(nullptr, gb, pool, out_g, n, 0, 32, s));
   CK(cub::DeviceRadixSort::SortKeys(nullptr, cb, pool, out_c, static_cast<int>(n), 0, 32, s));

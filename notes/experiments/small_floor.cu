@@ -15,6 +15,8 @@
 //                         memory limit was never raised (the library raises it to 64 KiB)
 //   cub                   cub::DeviceRadixSort::SortKeys
 // `./small_floor [rounds]`
+// After its runs the pool, stream and check moved into check.cuh (key_pool, timing_env,
+// sorts_copy): compiled, not run again. `kernel` is now the general form (SmallSlices = 0).
 #include "check.cuh"
 #include <gpuprim/radix_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
@@ -58,19 +60,14 @@ int main(int argc, char** argv) {
   cudaDeviceProp prop;
   CK(cudaGetDeviceProperties(&prop, 0));
   const std::size_t n = 1024;
-  const std::size_t copies = std::size_t(4) * prop.l2CacheSize / (n * 4) + 1;
-  unsigned *pool, *out;
-  CK(cudaMalloc(&pool, copies * n * 4));
+  const key_pool keys(n, 5);
+  const std::size_t copies = keys.copies;
+  unsigned* pool = keys.data;
+  unsigned* out;
   CK(cudaMalloc(&out, n * 4));
-  std::vector<unsigned> h(copies * n);
-  std::mt19937 g(5);
-  for (auto& x : h) x = g();
-  CK(cudaMemcpy(pool, h.data(), h.size() * 4, cudaMemcpyHostToDevice));
-  cudaStream_t s;
-  CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
+  const timing_env env;
+  cudaStream_t s = env.s;
+  cudaEvent_t e0 = env.e0, e1 = env.e1;
   std::size_t gb = 0, cb = 0;
   CK(gpuprim::radix_sort_keys(nullptr, gb, pool, out, n, 0, 32, s));
   CK(cub::DeviceRadixSort::SortKeys(nullptr, cb, pool, out, static_cast<int>(n), 0, 32, s));
@@ -113,14 +110,7 @@ int main(int argc, char** argv) {
   };
   // Every sorting variant must sort.
   for (int q : {4, 5, 6, 7}) {
-    CK(cudaMemset(out, 0xff, n * 4));
-    run(q, pool + 3 * n);
-    CK(cudaStreamSynchronize(s));
-    CK(cudaGetLastError());
-    std::vector<unsigned> o(n), ref(h.begin() + 3 * n, h.begin() + 4 * n);
-    std::sort(ref.begin(), ref.end());
-    CK(cudaMemcpy(o.data(), out, n * 4, cudaMemcpyDeviceToHost));
-    if (o != ref) {
+    if (!sorts_copy(keys, 3, out, s, [&](const unsigned* in) { run(q, in); })) {
       printf("MISMATCH variant %s\n", names[q]);
       return 1;
     }

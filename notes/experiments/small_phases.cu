@@ -9,12 +9,14 @@
 //   lib          the library's kernel (general form), 4 keys a warp, blocks of 256
 //   copy2 u4     rank_copy: f5798e1's kernel with 2 keys a warp (u1/u2/u4: the counting loop
 //                unrolled 1, 2 or 4 times; earlier versions of main ran copy4/copy1 and u1/u2)
-//   b4/b2/b1     rank_small2: the branch-free unrolled counting over shared memory padded to 8
-//                slices, 4, 2 or 1 keys a warp (b2 is what the library took)
+//   b4/b2/b1     rank_copy with the library's count_before_unrolled (the branch-free counting
+//                over shared memory padded to 8 slices; the session's rank_small2 before the
+//                library took it), 4, 2 or 1 keys a warp (b2 is what the library took)
 //   probe ...    the same with the stamps (per block: entry, keys in shared memory, barrier
 //                passed, counted, summed, stored; thread 0)
-// rank_small (unrolled over 16 slices with a branch a slice) is kept for the record: slower.
 // `./small_phases [rounds] [n]` (n up to 1024: the padded kernels' 8 slices)
+// After its runs the file was tidied (helpers in check.cuh, one kernel template, the library's
+// count_before_unrolled in place of its identical local copy): compiled, not run again.
 #include "check.cuh"
 #include <gpuprim/radix_sort.cuh>
 #include <algorithm>
@@ -34,6 +36,54 @@ __device__ __forceinline__ unsigned long long global_ns() {
 
 constexpr int stamps = 6;
 
+// Thread 0 of each block stamps clock64() at the phases (entry, keys in shared memory, barrier
+// passed, counted, summed, stored) and %globaltimer at entry and exit, into probe[block * 8 ...].
+template <bool Probe>
+struct stamp_log {
+  long long t[stamps] = {};
+  unsigned long long g0 = 0;
+  __device__ void begin() {
+    if (Probe && threadIdx.x == 0) {
+      g0 = global_ns();
+      t[0] = clock64();
+    }
+  }
+  __device__ void mark(int phase) {
+    if (Probe && threadIdx.x == 0) t[phase] = clock64();
+  }
+  __device__ void finish(long long* probe) {
+    if (Probe && threadIdx.x == 0) {
+      t[5] = clock64();
+      long long* p = probe + blockIdx.x * 8;
+      for (int s = 0; s < stamps; ++s) p[s] = t[s];
+      p[6] = static_cast<long long>(g0);
+      p[7] = static_cast<long long>(global_ns());
+    }
+  }
+};
+
+// The kernel's fill: the sort values of all n keys (ascending u32: the keys themselves, masked)
+// and all-ones padding up to `padded`, loads 4 a thread in flight.
+__device__ __forceinline__ void fill_sort_values(const args_t& a, std::uint32_t* sort_values, int padded) {
+  const int n = static_cast<int>(a.n);
+  const std::uint32_t window = gd::rank_sort_window<std::uint32_t>(a.begin_bit, a.end_bit);
+  constexpr int fill_batch = 4;
+  const int stride = static_cast<int>(blockDim.x);
+  for (int base = static_cast<int>(threadIdx.x); base < padded; base += fill_batch * stride) {
+    std::uint32_t w[fill_batch];
+#pragma unroll
+    for (int r = 0; r < fill_batch; ++r) {
+      const int j = base + r * stride;
+      w[r] = ~0u;
+      if (j < n) w[r] = gd::rank_sort_value<unsigned, false>(a.keys_in[j], window);
+    }
+#pragma unroll
+    for (int r = 0; r < fill_batch; ++r) {
+      if (base + r * stride < padded) sort_values[base + r * stride] = w[r];
+    }
+  }
+}
+
 // gd::count_carries with the unroll factor as a parameter (the library's is 4).
 template <int Unroll, int Owned, class Word>
 __device__ __forceinline__ void count_carries_u(const uint4* loads, int from, int to, const Word (&addend)[Owned],
@@ -51,63 +101,18 @@ __device__ __forceinline__ void count_carries_u(const uint4* loads, int from, in
   }
 }
 
-// radix_rank_sort_kernel's body for u32 keys without values, ascending, Owned keys a warp; with
-// Probe, thread 0 of each block writes clock64() at each phase to probe[block * 8 + 0..5], and
-// %globaltimer at entry and exit to [6] and [7].
-template <int Owned, bool Probe, int Unroll = 4>
-__global__ void __launch_bounds__(1024) rank_copy(const args_t a, long long* probe) {
+// f5798e1's counting (the library's count_before) with the unroll factor as a parameter.
+template <int Unroll, int Owned>
+__device__ void count_general(const std::uint32_t* sort_values, int slices, int home, int first, int lane,
+                              const std::uint32_t (&mine)[Owned], unsigned (&before)[Owned]) {
   using word_t = std::uint32_t;
   constexpr int per_load = 4;
-  constexpr int slice = 32 * per_load;
-  constexpr int owned = Owned;
-  extern __shared__ __align__(16) unsigned char smem[];
-  word_t* sort_values = reinterpret_cast<word_t*>(smem);
-  long long t[stamps] = {};
-  unsigned long long g0 = 0;
-  if (Probe && threadIdx.x == 0) {
-    g0 = global_ns();
-    t[0] = clock64();
-  }
-  const int n = static_cast<int>(a.n);
-  const int slices = (n + slice - 1) / slice;
-  const word_t window = gd::rank_sort_window<word_t>(a.begin_bit, a.end_bit);
-  const unsigned* keys_in = a.keys_in;
-  const int lane = static_cast<int>(threadIdx.x % 32);
-  const int first = (static_cast<int>(blockIdx.x) * static_cast<int>(blockDim.x / 32) +
-                     static_cast<int>(threadIdx.x / 32)) * owned;
-  unsigned key = 0;
-  const int i = first + lane;
-  if (lane < owned && i < n) key = keys_in[i];
-  constexpr int fill_batch = 4;
-  const int padded = slices * slice;
-  const int stride = static_cast<int>(blockDim.x);
-  for (int base = static_cast<int>(threadIdx.x); base < padded; base += fill_batch * stride) {
-    word_t w[fill_batch];
+  word_t not_mine[Owned];
+  word_t neg_mine[Owned];
+  unsigned greater[Owned];
+  unsigned at_least[Owned];
 #pragma unroll
-    for (int r = 0; r < fill_batch; ++r) {
-      const int j = base + r * stride;
-      w[r] = ~word_t(0);
-      if (j < n) w[r] = gd::rank_sort_value<unsigned, false>(keys_in[j], window);
-    }
-#pragma unroll
-    for (int r = 0; r < fill_batch; ++r) {
-      if (base + r * stride < padded) sort_values[base + r * stride] = w[r];
-    }
-  }
-  if (Probe && threadIdx.x == 0) t[1] = clock64();
-  __syncthreads();
-  if (Probe && threadIdx.x == 0) t[2] = clock64();
-
-  if (first >= n) return;
-  word_t mine[owned];
-  word_t not_mine[owned];
-  word_t neg_mine[owned];
-  unsigned greater[owned];
-  unsigned at_least[owned];
-  unsigned before[owned];
-#pragma unroll
-  for (int k = 0; k < owned; ++k) {
-    mine[k] = sort_values[first + k];
+  for (int k = 0; k < Owned; ++k) {
     not_mine[k] = static_cast<word_t>(~mine[k]);
     neg_mine[k] = static_cast<word_t>(word_t(0) - mine[k]);
     greater[k] = 0;
@@ -115,7 +120,6 @@ __global__ void __launch_bounds__(1024) rank_copy(const args_t a, long long* pro
     before[k] = 0;
   }
   const uint4* loads = reinterpret_cast<const uint4*>(sort_values) + lane;
-  const int home = first / slice;
   count_carries_u<Unroll>(loads, 0, home, not_mine, greater);
   {
     word_t w[per_load];
@@ -124,264 +128,61 @@ __global__ void __launch_bounds__(1024) rank_copy(const args_t a, long long* pro
     for (int e = 0; e < per_load; ++e) {
       const int j = (home * 32 + lane) * per_load + e;
 #pragma unroll
-      for (int k = 0; k < owned; ++k) {
-        before[k] += (w[e] < mine[k] || (w[e] == mine[k] && j < first + k)) ? 1u : 0u;
-      }
+      for (int k = 0; k < Owned; ++k) before[k] += (w[e] < mine[k] || (w[e] == mine[k] && j < first + k)) ? 1u : 0u;
     }
   }
   count_carries_u<Unroll>(loads, home + 1, slices, neg_mine, at_least);
   const auto earlier = static_cast<unsigned>(home * per_load);
   const auto later = static_cast<unsigned>((slices - home - 1) * per_load);
 #pragma unroll
-  for (int k = 0; k < owned; ++k) {
-    before[k] += earlier - greater[k] + (mine[k] == 0 ? 0u : later - at_least[k]);
-  }
-  if (Probe && threadIdx.x == 0) t[3] = clock64();
-  unsigned rank = 0;
-#pragma unroll
-  for (int k = 0; k < owned; ++k) {
-    const unsigned r = gpuprim::warp_reduce<unsigned>{}.sum(before[k]);
-    if (lane == k) rank = r;
-  }
-  if (Probe && threadIdx.x == 0) t[4] = clock64();
-  if (lane < owned && i < n) a.keys_out[rank] = key;
-  if (Probe && threadIdx.x == 0) {
-    t[5] = clock64();
-    long long* p = probe + blockIdx.x * 8;
-    for (int s = 0; s < stamps; ++s) p[s] = t[s];
-    p[6] = static_cast<long long>(g0);
-    p[7] = static_cast<long long>(global_ns());
-  }
+  for (int k = 0; k < Owned; ++k) before[k] += earlier - greater[k] + (mine[k] == 0 ? 0u : later - at_least[k]);
 }
 
-
-// The candidate for small n: the counting unrolled over at most MaxSlices slices, every slice's
-// 16-byte load issued first, one count per owned key (and slice parity) whose addend is chosen per
-// slice: ~m before the home slice (carries when w > m), 0 - m after it (carries when w >= m; m == 0
-// counts nothing there and `later` is left out, as the library does).
-template <int Owned, int MaxSlices, bool Probe>
-__global__ void __launch_bounds__(256) rank_small(const args_t a, long long* probe) {
-  using word_t = std::uint32_t;
-  constexpr int per_load = 4;
-  constexpr int slice = 32 * per_load;
-  constexpr int owned = Owned;
+// The rank sort of u32 keys without values, ascending, Owned keys a warp: f5798e1's counting
+// (MaxSlices == 0, the loops unrolled Unroll times) or, with MaxSlices > 0, the branch-free form
+// over shared memory padded to MaxSlices slices (the library's count_before_unrolled: b4/b2/b1).
+// Rank_small, unrolled over 16 slices with a branch a slice (ptxas sank the loads into the
+// branches: counting 1535 / 1360 cycles at 2 / 1 keys a warp), is gone from this file.
+template <int Owned, bool Probe, int Unroll = 4, int MaxSlices = 0>
+__global__ void __launch_bounds__(MaxSlices > 0 ? 256 : 1024) rank_copy(const args_t a, long long* probe) {
+  constexpr int slice = 128;
   extern __shared__ __align__(16) unsigned char smem[];
-  word_t* sort_values = reinterpret_cast<word_t*>(smem);
-  long long t[stamps] = {};
-  unsigned long long g0 = 0;
-  if (Probe && threadIdx.x == 0) {
-    g0 = global_ns();
-    t[0] = clock64();
-  }
+  auto* sort_values = reinterpret_cast<std::uint32_t*>(smem);
+  stamp_log<Probe> log;
+  log.begin();
   const int n = static_cast<int>(a.n);
-  const int slices = (n + slice - 1) / slice;
-  const word_t window = gd::rank_sort_window<word_t>(a.begin_bit, a.end_bit);
-  const unsigned* keys_in = a.keys_in;
+  const int slices = MaxSlices > 0 ? MaxSlices : (n + slice - 1) / slice;
   const int lane = static_cast<int>(threadIdx.x % 32);
   const int first = (static_cast<int>(blockIdx.x) * static_cast<int>(blockDim.x / 32) +
-                     static_cast<int>(threadIdx.x / 32)) * owned;
+                     static_cast<int>(threadIdx.x / 32)) * Owned;
   unsigned key = 0;
   const int i = first + lane;
-  if (lane < owned && i < n) key = keys_in[i];
-  constexpr int fill_batch = 4;
-  const int padded = slices * slice;
-  const int stride = static_cast<int>(blockDim.x);
-  for (int base = static_cast<int>(threadIdx.x); base < padded; base += fill_batch * stride) {
-    word_t w[fill_batch];
-#pragma unroll
-    for (int r = 0; r < fill_batch; ++r) {
-      const int j = base + r * stride;
-      w[r] = ~word_t(0);
-      if (j < n) w[r] = gd::rank_sort_value<unsigned, false>(keys_in[j], window);
-    }
-#pragma unroll
-    for (int r = 0; r < fill_batch; ++r) {
-      if (base + r * stride < padded) sort_values[base + r * stride] = w[r];
-    }
-  }
-  if (Probe && threadIdx.x == 0) t[1] = clock64();
+  if (lane < Owned && i < n) key = a.keys_in[i];
+  fill_sort_values(a, sort_values, slices * slice);
+  log.mark(1);
   __syncthreads();
-  if (Probe && threadIdx.x == 0) t[2] = clock64();
+  log.mark(2);
   if (first >= n) return;
-  const uint4* loads = reinterpret_cast<const uint4*>(sort_values) + lane;
-  uint4 v[MaxSlices];
-#pragma unroll
-  for (int s = 0; s < MaxSlices; ++s) {
-    if (s < slices) v[s] = loads[s * 32];
-  }
-  word_t mine[owned];
-  word_t not_mine[owned];
-  word_t neg_mine[owned];
-  unsigned above[2][owned];
-  unsigned before[owned];
-#pragma unroll
-  for (int k = 0; k < owned; ++k) {
-    mine[k] = sort_values[first + k];
-    not_mine[k] = static_cast<word_t>(~mine[k]);
-    neg_mine[k] = static_cast<word_t>(word_t(0) - mine[k]);
-    above[0][k] = 0;
-    above[1][k] = 0;
-    before[k] = 0;
-  }
   const int home = first / slice;
+  std::uint32_t mine[Owned];
+  unsigned before[Owned];
 #pragma unroll
-  for (int s = 0; s < MaxSlices; ++s) {
-    if (s < slices && s != home) {
-      word_t w[per_load];
-      gd::unpack_words(v[s], w);
-#pragma unroll
-      for (int k = 0; k < owned; ++k) {
-        const word_t add = s < home ? not_mine[k] : neg_mine[k];
-#pragma unroll
-        for (int e = 0; e < per_load; ++e) above[s & 1][k] = gd::plus_carry(above[s & 1][k], w[e], add);
-      }
-    }
+  for (int k = 0; k < Owned; ++k) mine[k] = sort_values[first + k];
+  if constexpr (MaxSlices > 0) {
+    gd::count_before_unrolled<MaxSlices>(sort_values, home, first, lane, mine, before);
+  } else {
+    count_general<Unroll>(sort_values, slices, home, first, lane, mine, before);
   }
-  {
-    word_t w[per_load];
-    gd::unpack_words(loads[home * 32], w);
-#pragma unroll
-    for (int e = 0; e < per_load; ++e) {
-      const int j = (home * 32 + lane) * per_load + e;
-#pragma unroll
-      for (int k = 0; k < owned; ++k) {
-        before[k] += (w[e] < mine[k] || (w[e] == mine[k] && j < first + k)) ? 1u : 0u;
-      }
-    }
-  }
-  const auto earlier = static_cast<unsigned>(home * per_load);
-  const auto later = static_cast<unsigned>((slices - home - 1) * per_load);
-#pragma unroll
-  for (int k = 0; k < owned; ++k) {
-    before[k] += earlier + (mine[k] == 0 ? 0u : later) - above[0][k] - above[1][k];
-  }
-  if (Probe && threadIdx.x == 0) t[3] = clock64();
+  log.mark(3);
   unsigned rank = 0;
 #pragma unroll
-  for (int k = 0; k < owned; ++k) {
+  for (int k = 0; k < Owned; ++k) {
     const unsigned r = gpuprim::warp_reduce<unsigned>{}.sum(before[k]);
     if (lane == k) rank = r;
   }
-  if (Probe && threadIdx.x == 0) t[4] = clock64();
-  if (lane < owned && i < n) a.keys_out[rank] = key;
-  if (Probe && threadIdx.x == 0) {
-    t[5] = clock64();
-    long long* p = probe + blockIdx.x * 8;
-    for (int s2 = 0; s2 < stamps; ++s2) p[s2] = t[s2];
-    p[6] = static_cast<long long>(g0);
-    p[7] = static_cast<long long>(global_ns());
-  }
-}
-
-// Branch-free counting for small n (rank_small2): shared memory padded to MaxSlices slices of all
-// ones, every slice loaded up front, one addend a slice (~m before the home slice, 0 - m from it
-// on: carries when w > m, w >= m), so that the home slice needs only a correction for the keys
-// before the owned one that equal it; m == 0 considers only the slices before home.
-template <int Owned, int MaxSlices, bool Probe>
-__global__ void __launch_bounds__(256) rank_small2(const args_t a, long long* probe) {
-  using word_t = std::uint32_t;
-  constexpr int per_load = 4;
-  constexpr int slice = 32 * per_load;
-  constexpr int owned = Owned;
-  extern __shared__ __align__(16) unsigned char smem[];
-  word_t* sort_values = reinterpret_cast<word_t*>(smem);
-  long long t[stamps] = {};
-  unsigned long long g0 = 0;
-  if (Probe && threadIdx.x == 0) {
-    g0 = global_ns();
-    t[0] = clock64();
-  }
-  const int n = static_cast<int>(a.n);
-  const word_t window = gd::rank_sort_window<word_t>(a.begin_bit, a.end_bit);
-  const unsigned* keys_in = a.keys_in;
-  const int lane = static_cast<int>(threadIdx.x % 32);
-  const int first = (static_cast<int>(blockIdx.x) * static_cast<int>(blockDim.x / 32) +
-                     static_cast<int>(threadIdx.x / 32)) * owned;
-  unsigned key = 0;
-  const int i = first + lane;
-  if (lane < owned && i < n) key = keys_in[i];
-  constexpr int padded = MaxSlices * slice;
-  const int stride = static_cast<int>(blockDim.x);
-  {
-    constexpr int fill_batch = 4;
-    for (int base = static_cast<int>(threadIdx.x); base < padded; base += fill_batch * stride) {
-      word_t w[fill_batch];
-#pragma unroll
-      for (int r = 0; r < fill_batch; ++r) {
-        const int j = base + r * stride;
-        w[r] = ~word_t(0);
-        if (j < n) w[r] = gd::rank_sort_value<unsigned, false>(keys_in[j], window);
-      }
-#pragma unroll
-      for (int r = 0; r < fill_batch; ++r) {
-        if (base + r * stride < padded) sort_values[base + r * stride] = w[r];
-      }
-    }
-  }
-  if (Probe && threadIdx.x == 0) t[1] = clock64();
-  __syncthreads();
-  if (Probe && threadIdx.x == 0) t[2] = clock64();
-  if (first >= n) return;
-  const uint4* loads = reinterpret_cast<const uint4*>(sort_values) + lane;
-  uint4 v[MaxSlices];
-#pragma unroll
-  for (int s = 0; s < MaxSlices; ++s) v[s] = loads[s * 32];
-  const int home = first / slice;
-  const uint4 hv = loads[home * 32];
-  word_t mine[owned];
-  word_t not_mine[owned];
-  word_t neg_mine[owned];
-  unsigned above[2][owned];
-#pragma unroll
-  for (int k = 0; k < owned; ++k) {
-    mine[k] = sort_values[first + k];
-    not_mine[k] = static_cast<word_t>(~mine[k]);
-    neg_mine[k] = static_cast<word_t>(word_t(0) - mine[k]);
-    above[0][k] = 0;
-    above[1][k] = 0;
-  }
-#pragma unroll
-  for (int s = 0; s < MaxSlices; ++s) {
-    const bool left = s < home;
-    word_t w[per_load];
-    gd::unpack_words(v[s], w);
-#pragma unroll
-    for (int k = 0; k < owned; ++k) {
-      const word_t add = left ? not_mine[k] : neg_mine[k];
-#pragma unroll
-      for (int e = 0; e < per_load; ++e) above[s & 1][k] = gd::plus_carry(above[s & 1][k], w[e], add);
-    }
-  }
-  unsigned before[owned];
-  {
-    word_t w[per_load];
-    gd::unpack_words(hv, w);
-    const int j0 = (home * 32 + lane) * per_load;
-#pragma unroll
-    for (int k = 0; k < owned; ++k) {
-      unsigned corr = 0;
-#pragma unroll
-      for (int e = 0; e < per_load; ++e) corr += (w[e] == mine[k] && j0 + e < first + k) ? 1u : 0u;
-      const unsigned considered = static_cast<unsigned>((mine[k] == 0 ? home : MaxSlices) * per_load);
-      before[k] = considered - above[0][k] - above[1][k] + corr;
-    }
-  }
-  if (Probe && threadIdx.x == 0) t[3] = clock64();
-  unsigned rank = 0;
-#pragma unroll
-  for (int k = 0; k < owned; ++k) {
-    const unsigned r = gpuprim::warp_reduce<unsigned>{}.sum(before[k]);
-    if (lane == k) rank = r;
-  }
-  if (Probe && threadIdx.x == 0) t[4] = clock64();
-  if (lane < owned && i < n) a.keys_out[rank] = key;
-  if (Probe && threadIdx.x == 0) {
-    t[5] = clock64();
-    long long* p = probe + blockIdx.x * 8;
-    for (int s2 = 0; s2 < stamps; ++s2) p[s2] = t[s2];
-    p[6] = static_cast<long long>(g0);
-    p[7] = static_cast<long long>(global_ns());
-  }
+  log.mark(4);
+  if (lane < Owned && i < n) a.keys_out[rank] = key;
+  log.finish(probe);
 }
 
 __global__ void empty_kernel() {}
@@ -392,21 +193,16 @@ int main(int argc, char** argv) {
   CK(cudaSetDevice(0));
   cudaDeviceProp prop;
   CK(cudaGetDeviceProperties(&prop, 0));
-  const std::size_t copies = std::size_t(4) * prop.l2CacheSize / (n * 4) + 1;
-  unsigned *pool, *out;
+  const key_pool keys(n, 9);
+  const std::size_t copies = keys.copies;
+  unsigned* pool = keys.data;
+  unsigned* out;
   long long* probe;
-  CK(cudaMalloc(&pool, copies * n * 4));
   CK(cudaMalloc(&out, n * 4));
   CK(cudaMalloc(&probe, 4096 * 8 * sizeof(long long)));
-  std::vector<unsigned> h(copies * n);
-  std::mt19937 g(9);
-  for (auto& x : h) x = g();
-  CK(cudaMemcpy(pool, h.data(), h.size() * 4, cudaMemcpyHostToDevice));
-  cudaStream_t s;
-  CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
+  const timing_env env;
+  cudaStream_t s = env.s;
+  cudaEvent_t e0 = env.e0, e1 = env.e1;
   const std::size_t smem = gd::rank_sort_smem_bytes<unsigned>(n);
   constexpr auto lib = gd::radix_rank_sort_kernel<unsigned, false, false, args_t>;
   const unsigned threads = gd::rank_sort_block_threads(n, prop.multiProcessorCount);
@@ -439,23 +235,16 @@ int main(int argc, char** argv) {
       case 0: empty_kernel<<<1, 32, 0, s>>>(); break;
       case 1: lib<<<grid_for(4), threads, smem, s>>>(a); break;
       case 2: rank_copy<2, false, 4><<<grid_for(2), threads, smem, s>>>(a, probe); break;
-      case 3: rank_small2<4, max_slices, false><<<grid_for(4), threads, small_smem, s>>>(a, probe); break;
-      case 4: rank_small2<2, max_slices, false><<<grid_for(2), threads, small_smem, s>>>(a, probe); break;
-      case 5: rank_small2<1, max_slices, false><<<grid_for(1), threads, small_smem, s>>>(a, probe); break;
+      case 3: rank_copy<4, false, 4, max_slices><<<grid_for(4), threads, small_smem, s>>>(a, probe); break;
+      case 4: rank_copy<2, false, 4, max_slices><<<grid_for(2), threads, small_smem, s>>>(a, probe); break;
+      case 5: rank_copy<1, false, 4, max_slices><<<grid_for(1), threads, small_smem, s>>>(a, probe); break;
       case 6: rank_copy<4, true, 4><<<grid_for(4), threads, smem, s>>>(a, probe); break;
-      case 7: rank_small2<2, max_slices, true><<<grid_for(2), threads, small_smem, s>>>(a, probe); break;
-      case 8: rank_small2<1, max_slices, true><<<grid_for(1), threads, small_smem, s>>>(a, probe); break;
+      case 7: rank_copy<2, true, 4, max_slices><<<grid_for(2), threads, small_smem, s>>>(a, probe); break;
+      case 8: rank_copy<1, true, 4, max_slices><<<grid_for(1), threads, small_smem, s>>>(a, probe); break;
     }
   };
   for (int q = 1; q < variants; ++q) {
-    CK(cudaMemset(out, 0xff, n * 4));
-    run(q, pool + 5 * n);
-    CK(cudaStreamSynchronize(s));
-    CK(cudaGetLastError());
-    std::vector<unsigned> o(n), ref(h.begin() + 5 * n, h.begin() + 6 * n);
-    std::sort(ref.begin(), ref.end());
-    CK(cudaMemcpy(o.data(), out, n * 4, cudaMemcpyDeviceToHost));
-    if (o != ref) {
+    if (!sorts_copy(keys, 5, out, s, [&](const unsigned* in) { run(q, in); })) {
       printf("MISMATCH %s\n", names[q]);
       return 1;
     }
