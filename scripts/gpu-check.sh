@@ -132,6 +132,10 @@ if [ $do_sanitize -eq 1 ]; then
     line=$(grep -E 'tests passed' "$out/sanitize.log" | tail -n1)
     took="$((SECONDS - start)) s"
     if [ "$sanitize_batch_rc" -eq 0 ]; then note "sanitize: ok: ${line:-?} ($took), log $out/sanitize.log"
+    elif [ ${#sanitize_alone_failed[@]} -eq 0 ] && [ ${#sanitize_alone_passed[@]} -eq 0 ]; then
+      # ctest failed although the log shows every run as passed (nothing was rerun): no result to
+      # report as ok.
+      fail "sanitize: FAILED: batch rc $sanitize_batch_rc with every run passed in the log (${line:-?}), see $out/sanitize.log"
     elif [ ${#sanitize_alone_failed[@]} -eq 0 ]; then
       note "sanitize: ok only alone: batch rc $sanitize_batch_rc (${line:-stopped}); passed alone: ${sanitize_alone_passed[*]} ($took), see $out/sanitize.log"
     else
