@@ -1,8 +1,8 @@
 // The host side of the small-input sort by counting comparisons (detail/radix_rank_sort.cuh):
 // the bit-window mask of the sort values, the limits of the unrolled form, the block size chosen
-// for n keys on a device, and the
-// grid, shared memory and split layout of the bucketed form; and the onesweep sort's choice of
-// how pairs move their values and the workspace that holds every pass shape.
+// for n keys on a device, and the grid, shared memory and split layout of the bucketed form; and
+// the onesweep sort's choice of how pairs move their values and the workspace that holds every
+// pass shape.
 #include <gpuprim/detail/radix_sort_kernels.cuh>
 
 #include <algorithm>
