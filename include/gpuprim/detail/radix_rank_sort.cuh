@@ -277,28 +277,46 @@ __global__ void __launch_bounds__(SmallSlices > 0 ? rank_sort_small_threads : ra
   const word_t window = rank_sort_window<word_t>(a.begin_bit, a.end_bit);
   const bits_t* keys_in = reinterpret_cast<const bits_t*>(a.keys_in);
   const int lane = static_cast<int>(threadIdx.x % 32);
-  const int first = (static_cast<int>(blockIdx.x) * static_cast<int>(blockDim.x / 32) +
-                     static_cast<int>(threadIdx.x / 32)) * owned;
+  const int warps = unrolled ? rank_sort_small_threads / 32 : static_cast<int>(blockDim.x / 32);
+  const int first = (static_cast<int>(blockIdx.x) * warps + static_cast<int>(threadIdx.x / 32)) * owned;
   // The owned key (and value) of lanes 0..owned-1, loaded now, in flight with the fill.
   rank_sort_owned<Key, HasValues, Args> item;
   const int i = first + lane;
   if (lane < owned && i < n) item.load(a, i);
-  // Padding sorts after every key (all ones, and after them in index order). Loads in batches
-  // of fill_batch, all in flight at once.
-  constexpr int fill_batch = 4;
-  const int padded = slices * slice;
-  const int stride = static_cast<int>(blockDim.x);
-  for (int base = static_cast<int>(threadIdx.x); base < padded; base += fill_batch * stride) {
-    word_t w[fill_batch];
+  // Padding sorts after every key (all ones, and after them in index order).
+  if constexpr (unrolled) {
+    // A fixed number of values a thread, all loads in flight at once from the first
+    // instructions on: no trip count to compute before them (the loop below divides by
+    // blockDim.x first, a ~100-cycle chain ahead of the DRAM latency; notes/PERF.md, session 51).
+    constexpr int per_thread = SmallSlices * slice / rank_sort_small_threads;
+    static_assert(per_thread * rank_sort_small_threads == SmallSlices * slice, "whole values a thread");
+    const int t = static_cast<int>(threadIdx.x);
+    word_t w[per_thread];
 #pragma unroll
-    for (int r = 0; r < fill_batch; ++r) {
-      const int j = base + r * stride;
+    for (int r = 0; r < per_thread; ++r) {
+      const int j = t + r * rank_sort_small_threads;
       w[r] = ~word_t(0);
       if (j < n) w[r] = rank_sort_value<Key, Descending>(keys_in[j], window);
     }
 #pragma unroll
-    for (int r = 0; r < fill_batch; ++r) {
-      if (base + r * stride < padded) sort_values[base + r * stride] = w[r];
+    for (int r = 0; r < per_thread; ++r) sort_values[t + r * rank_sort_small_threads] = w[r];
+  } else {
+    // Loads in batches of fill_batch, all in flight at once.
+    constexpr int fill_batch = 4;
+    const int padded = slices * slice;
+    const int stride = static_cast<int>(blockDim.x);
+    for (int base = static_cast<int>(threadIdx.x); base < padded; base += fill_batch * stride) {
+      word_t w[fill_batch];
+#pragma unroll
+      for (int r = 0; r < fill_batch; ++r) {
+        const int j = base + r * stride;
+        w[r] = ~word_t(0);
+        if (j < n) w[r] = rank_sort_value<Key, Descending>(keys_in[j], window);
+      }
+#pragma unroll
+      for (int r = 0; r < fill_batch; ++r) {
+        if (base + r * stride < padded) sort_values[base + r * stride] = w[r];
+      }
     }
   }
   __syncthreads();
