@@ -9,7 +9,8 @@
 # rounds of 6 or 8 (cudaErrorMisalignedAddress or cudaErrorIllegalAddress at the replay's
 # cudaStreamSynchronize, no access reported by memcheck); without a tool 66 of 66 passed; the
 # same seed alone passed under memcheck (docs/reliability.md). Those runs were inline commands of
-# the device tool; this script was written after them from those commands and has not run itself.
+# the device tool; this script was written after them. Session 52 ran it (TOOL=memcheck P=8 R=3,
+# the same build): 2 of 24 runs failed. notes/repro/memcheck_capture.sh isolates the fault.
 set -u
 cd "$(dirname "$0")/../../build/snap/build" || exit 1
 out=${OUT:-/tmp/memcheck_switch}
