@@ -9,7 +9,7 @@
 // first error (a CUDA error names the replay and its kind).
 // Build (here; the GPU machine only runs it):
 //   nvcc -O3 -std=c++17 -arch=sm_90 -Iinclude -o build/exp/memcheck_capture notes/repro/memcheck_capture.cu
-// Run: [REPRO_SYNC_AFTER_ALLOC=1] memcheck_capture switch|plain keys|pairs [replays] [seed]
+// Run: [REPRO_SYNC_AFTER_ALLOC=1] [REPRO_UPLOAD=1] memcheck_capture switch|plain keys|pairs [replays] [seed]
 // H200, CUDA 13.0, driver 580.159.04, the library at 5c7d2e8, through memcheck_capture.sh (8
 // processes at once under memcheck): the switch form faulted in 3 of 440 runs mixed with the plain
 // form, and in 5 of 544 (CUDA_MODULE_LOADING=LAZY), 8 of 528 (EAGER), 4 of 512 (no sync) and 2 of
@@ -103,6 +103,13 @@ int main(int argc, char** argv) {
     return 1;
   }
 
+  // REPRO_UPLOAD=1 (prepared in session 52, not yet run): upload the graph before the first replay,
+  // so that the replay that faults is no longer the one that uploads it.
+  const char* upload_env = std::getenv("REPRO_UPLOAD");
+  if (upload_env != nullptr && std::strcmp(upload_env, "1") == 0 &&
+      (!ok(cudaGraphUpload(exec, s), "upload", -1, -1) || !ok(cudaStreamSynchronize(s), "upload sync", -1, -1))) {
+    return 1;
+  }
   std::vector<std::uint32_t> vals(n);
   std::iota(vals.begin(), vals.end(), 0u);
   for (int r = 0; r < replays; ++r) {
