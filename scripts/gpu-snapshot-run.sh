@@ -8,7 +8,8 @@
 # $OUT (or ./gpu-out). `hostsan` runs, on the GPU, the tests built by `scripts/snapshot-build.sh
 # hostsan` (host code under ASan + UBSan) that arrived: carry ["build/hsan_sort.tar.xz"] or
 # ["build/hsan_rest.tar.xz"].
-# Usage: scripts/gpu-snapshot-run.sh [tests|sanitize|fuzz|bench|all|hostsan] [bench names...]
+# Usage: scripts/gpu-snapshot-run.sh [tests|sanitize|fuzz|bench|all|hostsan|unpack] [bench names...]
+# (`unpack`: only unpack the carried builds, and write gpu.txt, for scripts that run them.)
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 root=$PWD

@@ -11,13 +11,13 @@
 # with a 20 s spin. If the slow rows follow a clock, a P-state or the PCIe link, the log shows it;
 # if B's first rows are as slow as A's, it is the process, not the time since the GPU was idle.
 # Run on the GPU machine, carrying build/snap_bench.tar.xz (scripts/snapshot-build.sh):
-#   bash notes/experiments/first_rows_state.sh     (about 150 s; 5 files under $OUT)
+#   bash notes/experiments/first_rows_state.sh     (about 150 s; 6 files under $OUT)
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 root=$PWD
 out=${OUT:-/tmp/first_rows_state}
 mkdir -p "$out"
-[[ -f build/snap_bench.tar.xz && ! -x build/snap/build/benchmarks/bench_radix_sort ]] && tar -C build -xJf build/snap_bench.tar.xz
+OUT=$out scripts/gpu-snapshot-run.sh unpack
 export LD_LIBRARY_PATH=$root/build/snap/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 bench=$root/build/snap/build/benchmarks/bench_radix_sort
 [[ -x $bench ]] || { echo "no $bench (carry build/snap_bench.tar.xz)" >&2; exit 1; }
