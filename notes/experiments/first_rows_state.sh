@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 52 (prepared, not yet run): what state of the machine goes with the slow first rows of
+# Session 52 (prepared; run in session 53, results at the end of this header): what state of the machine goes with the slow first rows of
 # bench_radix_sort? In three of four full runs on the H200 (f5798e1 twice, 5c7d2e8) CUB's u32 rows
 # up to 4096-4864 keys, the first ~10 cases of the run, took 1-4 us longer than the same rows in
 # 3a0f6b8's run and than the later 1024-key rows of other inputs (CUB u32 1024 keys: 15.26, 17.33,
@@ -12,6 +12,12 @@
 # if B's first rows are as slow as A's, it is the process, not the time since the GPU was idle.
 # Run on the GPU machine, carrying build/snap_bench.tar.xz (scripts/snapshot-build.sh):
 #   bash notes/experiments/first_rows_state.sh     (about 150 s; 6 files under $OUT)
+# Session 53 (H200, 5c7d2e8's build; notes/data/h200_first_rows_state_5c7d2e8/): the GPU stayed in
+# P0 at 1980 MHz SM, 3201 MHz memory, PCIe gen 5 x16, the host read 2100 MHz throughout; still A's
+# 1024-key rows were slower than B's (u32 keys: gpuprim 7.39 us against 6.70, CUB 14.5 against
+# 14.1; AND-of-2: 6.61 against 6.22, CUB 14.5 against 14.0). No clock, P-state or link goes with
+# the slow phase; a longer spin helps the first rows, but a whole run with a 20 s spin still had
+# two 2^10 rows below 2x, later in the run (docs/radix_sort.md).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 root=$PWD

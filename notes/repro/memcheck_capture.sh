@@ -4,11 +4,13 @@
 # 300) is spent. Each round runs the four combinations (switch|plain) x (keys|pairs) P/4 times
 # each (SWITCH_ONLY=1: only the two switch ones, P/2 times each), side by side, so the SWITCH graph and the plain one see the same load. Counts the runs of
 # each combination that did not print PASS and copies up to 6 failing logs to $OUT.
-# Carry build/exp/memcheck_capture (built here: see the .cu's header).
+# Carry build/exp/memcheck_capture (built here: see the .cu's header). EXE runs another program
+# with the same interface (prints PASS; session 53: build/exp/conditional_minimal, whose arguments
+# are given as COMBOS, the combinations separated by ';').
 #   TOOL=memcheck P=8 SECONDS_BUDGET=300 bash notes/repro/memcheck_capture.sh
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-exe=$PWD/build/exp/memcheck_capture
+exe=${EXE:-$PWD/build/exp/memcheck_capture}
 out=${OUT:-/tmp/memcheck_capture}
 mkdir -p "$out"
 tool=${TOOL:-memcheck} p=${P:-8} budget=${SECONDS_BUDGET:-300} replays=${REPLAYS:-8}
@@ -19,6 +21,7 @@ copied=0 round=0
 start=$SECONDS
 combos=("switch keys" "switch pairs" "plain keys" "plain pairs")
 [[ ${SWITCH_ONLY:-0} == 1 ]] && combos=("switch keys" "switch pairs")
+[[ -n ${COMBOS:-} ]] && IFS=';' read -r -a combos <<< "$COMBOS"
 while ((SECONDS - start < budget)); do
   round=$((round + 1))
   for ((j = 0; j < p; ++j)); do
