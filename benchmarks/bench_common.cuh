@@ -541,9 +541,9 @@ static __global__ void warm_up_spin(long long cycles) {
 /// benchmark, so that the first rows run in the state that the later ones see. Without it, on the
 /// H200 (bench_radix_sort at 1fdd9ed), the first rows of the run (u32 keys up to 8192, gpuprim
 /// and CUB alike) took 1.2-1.6 us longer than rows of the same work later in the run. A 20 s spin
-/// (session 53, 5c7d2e8) sped the first rows up by a few tenths of a microsecond more, but the
-/// 1024-key rows of the whole run then moved as much in later rows, with no clock, P-state or PCIe
-/// change in the GPU's log (docs/radix_sort.md), so the default stays. Seconds from
+/// (session 53, 5c7d2e8) took a few tenths of a microsecond more off the first rows, but in a
+/// whole run with it later 1024-key rows moved by up to 1 us either way, and the GPU's log showed
+/// no clock, P-state or PCIe change (docs/radix_sort.md); so the default stays. Seconds from
 /// GPUPRIM_BENCH_WARMUP_S (default 1; 0 turns it off); recorded in the JSON context.
 inline void warm_up() {
   double seconds = 1.0;
