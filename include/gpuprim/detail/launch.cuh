@@ -9,6 +9,7 @@
 #include <tuple>
 #include <utility>
 
+#include <cuda.h>  // the driver's types only: its entry points come from the runtime
 #include <cuda_runtime.h>
 
 #include "config.cuh"
@@ -167,11 +168,129 @@ enum class launch_mode {
   cooperative,
 };
 
-/// Launches `kernel<<<grid, block, dynamic_smem, stream>>>(args...)` in the given mode.
+/// Calls `use(pointers)` with an array of pointers to copies of `args` converted to the kernel's
+/// parameter types `Params`, the form cuLaunchKernel and kernel graph nodes take them in.
+template <class... Params, class Use, class... Args>
+decltype(auto) with_kernel_params(Use&& use, Args&&... args) {
+  std::tuple<Params...> values(std::forward<Args>(args)...);
+  return std::apply(
+      [&](auto&... value) {
+        void* pointers[sizeof...(Params) > 0 ? sizeof...(Params) : 1] = {static_cast<void*>(&value)...};
+        return use(pointers);
+      },
+      values);
+}
+
+// Plain launches go through the driver's cuLaunchKernel where they can: on the H200's host it
+// takes ~0.3 us less a launch than the runtime's cudaLaunchKernel(Ex) or <<<>>>, timed with events
+// around single launches of the 1024-key sort as the benchmarks time them, and ~0.2-0.4 us less
+// host time (notes/PERF.md, session 54). The entry points come from the runtime
+// (cudaGetDriverEntryPointByVersion: nothing links libcuda), and each thread caches the kernel's
+// CUfunction together with the unique id of the context it belongs to, so that another device,
+// a context of the user's or a new primary context after cudaDeviceReset looks it up afresh.
+// Where anything of this is missing (CUDA before 12.5, no current context in the thread yet, a
+// kernel the runtime cannot resolve) or the driver's launch fails, the runtime launches instead
+// and reports as it always does. -DGPUPRIM_RUNTIME_LAUNCH keeps every launch on the runtime.
+#if !defined(GPUPRIM_RUNTIME_LAUNCH) && defined(CUDART_VERSION) && CUDART_VERSION >= 12050
+#define GPUPRIM_DRIVER_LAUNCH 1
+#else
+#define GPUPRIM_DRIVER_LAUNCH 0
+#endif
+
+#if GPUPRIM_DRIVER_LAUNCH
+/// The driver entry points of a launch; all null where the runtime did not give every one.
+struct driver_launch_api {
+  CUresult (*launch)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,
+                     void**, void**) = nullptr;
+  CUresult (*current_context)(CUcontext*) = nullptr;
+  CUresult (*context_id)(CUcontext, unsigned long long*) = nullptr;
+};
+
+/// The entry points, queried once. PerThread: the translation unit's default stream is the
+/// per-thread one (--default-stream per-thread), so stream 0 must mean it in cuLaunchKernel too.
+template <bool PerThread>
+const driver_launch_api& driver_launch_entry_points() {
+  static const driver_launch_api api = [] {
+    constexpr unsigned long long flags = PerThread ? cudaEnablePerThreadDefaultStream : cudaEnableLegacyStream;
+    void* symbols[3] = {};
+    const char* names[3] = {"cuLaunchKernel", "cuCtxGetCurrent", "cuCtxGetId"};
+    for (int i = 0; i < 3; ++i) {
+      cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+      if (cudaGetDriverEntryPointByVersion(names[i], &symbols[i], 12000, flags, &found) != cudaSuccess ||
+          found != cudaDriverEntryPointSuccess || symbols[i] == nullptr) {
+        return driver_launch_api{};
+      }
+    }
+    driver_launch_api a;
+    a.launch = reinterpret_cast<decltype(a.launch)>(symbols[0]);
+    a.current_context = reinterpret_cast<decltype(a.current_context)>(symbols[1]);
+    a.context_id = reinterpret_cast<decltype(a.context_id)>(symbols[2]);
+    return a;
+  }();
+  return api;
+}
+
+/// One entry of a thread's cache of driver functions.
+struct driver_function_slot {
+  const void* kernel = nullptr;
+  unsigned long long context = 0;
+  CUfunction function = nullptr;
+};
+/// Kernels a thread's cache holds at once (direct-mapped; a collision only looks up again).
+inline constexpr std::size_t driver_function_slots = 64;
+
+/// The driver's function of `kernel` (a __global__ function's address) in the calling thread's
+/// current context, or null where it is not known (no context current yet, or the runtime
+/// cannot resolve the kernel: the caller then launches through the runtime).
+inline CUfunction driver_function(const driver_launch_api& api, const void* kernel) {
+  CUcontext context = nullptr;
+  unsigned long long id = 0;
+  if (api.current_context(&context) != CUDA_SUCCESS || context == nullptr ||
+      api.context_id(context, &id) != CUDA_SUCCESS) {
+    return nullptr;
+  }
+  thread_local driver_function_slot slots[driver_function_slots];
+  const auto address = reinterpret_cast<std::uintptr_t>(kernel);
+  driver_function_slot& slot = slots[(address >> 4 ^ address >> 10) % driver_function_slots];
+  if (slot.kernel == kernel && slot.context == id) return slot.function;
+  cudaFunction_t function = nullptr;
+  if (cudaGetFuncBySymbol(&function, kernel) != cudaSuccess || function == nullptr) return nullptr;
+  slot.kernel = kernel;
+  slot.context = id;
+  slot.function = reinterpret_cast<CUfunction>(function);
+  return slot.function;
+}
+#endif
+
+/// Launches `kernel<<<grid, block, dynamic_smem, stream>>>(args...)` in the given mode (plain
+/// launches through the driver where they can: see GPUPRIM_DRIVER_LAUNCH above).
 template <class... Params, class... Args>
 [[nodiscard]] cudaError_t launch_with_smem(void (*kernel)(Params...), unsigned grid, unsigned block,
                                            std::size_t dynamic_smem, cudaStream_t stream, launch_mode mode,
                                            Args&&... args) {
+#if GPUPRIM_DRIVER_LAUNCH
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+  constexpr bool per_thread_default_stream = true;
+#else
+  constexpr bool per_thread_default_stream = false;
+#endif
+  if (mode == launch_mode::plain) {
+    const driver_launch_api& api = driver_launch_entry_points<per_thread_default_stream>();
+    const CUfunction function =
+        api.launch != nullptr ? driver_function(api, reinterpret_cast<const void*>(kernel)) : nullptr;
+    if (function != nullptr) {
+      // The arguments are copied, not forwarded: the runtime launch below still needs them.
+      const CUresult r = with_kernel_params<Params...>(
+          [&](void** pointers) {
+            return api.launch(function, grid, 1, 1, block, 1, 1, static_cast<unsigned>(dynamic_smem), stream,
+                              pointers, nullptr);
+          },
+          args...);
+      // A failed launch enqueued nothing; the runtime's own launch then reports the error.
+      if (r == CUDA_SUCCESS) return after_launch(cudaSuccess, stream);
+    }
+  }
+#endif
   cudaLaunchConfig_t config = {};
   config.gridDim = dim3(grid);
   config.blockDim = dim3(block);
@@ -360,10 +479,8 @@ template <class... Params, class... Args>
 [[nodiscard]] cudaError_t add_kernel_node(cudaGraph_t graph, const cudaGraphNode_t* after, bool overlap_previous,
                                           cudaGraphNode_t& node, void (*kernel)(Params...), unsigned grid,
                                           unsigned block, std::size_t dynamic_smem, Args&&... args) {
-  std::tuple<Params...> values(std::forward<Args>(args)...);
-  return std::apply(
-      [&](auto&... value) {
-        void* pointers[sizeof...(Params) > 0 ? sizeof...(Params) : 1] = {static_cast<void*>(&value)...};
+  return with_kernel_params<Params...>(
+      [&](void** pointers) {
         cudaGraphNodeParams params = {};
         params.type = cudaGraphNodeTypeKernel;
         params.kernel.func = reinterpret_cast<void*>(kernel);
@@ -379,7 +496,7 @@ template <class... Params, class... Args>
         return cudaGraphAddNode(&node, graph, after, after != nullptr ? &edge : nullptr, after != nullptr ? 1 : 0,
                                 &params);
       },
-      values);
+      std::forward<Args>(args)...);
 }
 
 /// Device side of programmatic dependent launch: lets the next kernel in the stream start now.
