@@ -72,3 +72,31 @@ struct timing_env {
     CK(cudaEventCreate(&e1));
   }
 };
+
+/// The arguments (a gpuprim radix_sort_args) of an ascending whole-key sort of n u32 keys.
+template <class Args>
+Args whole_u32_sort(const unsigned* in, unsigned* out, std::size_t n) {
+  Args a{};
+  a.keys_in = in;
+  a.keys_out = out;
+  a.n = n;
+  a.begin_bit = 0;
+  a.end_bit = 32;
+  return a;
+}
+
+/// Event-timed calls of `variants` variants interleaved call by call (`run(v)` makes one call of
+/// variant v), `rounds` rounds of which the first 200 are not kept: each variant's times, sorted.
+template <class Run>
+std::vector<std::vector<float>> interleaved_times(int rounds, int variants, const timing_env& env, Run&& run) {
+  std::vector<std::vector<float>> t(variants);
+  for (int i = 0; i < rounds; ++i) {
+    for (int r = 0; r < variants; ++r) {
+      const int v = (r + i) % variants;
+      const float us = event_us(env.s, env.e0, env.e1, [&] { run(v); });
+      if (i >= 200) t[v].push_back(us);
+    }
+  }
+  for (auto& x : t) std::sort(x.begin(), x.end());
+  return t;
+}

@@ -15,7 +15,9 @@
 // nvcc -O3 -std=c++17 -arch=sm_90 -Iinclude -o build/exp/launch_paths notes/experiments/launch_paths.cu
 // Ran twice (notes/data/h200_launch_paths/): runtime_library.log with 5c7d2e8's library (its call
 // through cudaLaunchKernelEx), driver_library.log with the library's plain launches through the
-// driver (session 54's change), where `library` is that path.
+// driver (session 54's change), where `library` is that path. After its runs the argument setup and
+// the interleaved timing moved into check.cuh (whole_u32_sort, interleaved_times), shared with
+// small_floor.cu: compiled, not run again.
 #include "check.cuh"
 #include <cuda.h>
 #include <gpuprim/radix_sort.cuh>
@@ -66,13 +68,14 @@ int main(int argc, char** argv) {
   const char* names[] = {"empty 1x32",        "library",         "<<<>>>",        "LaunchKernel(sym)",
                          "LaunchKernel(ker)", "cuLaunch(func)", "cuLaunch(ker)", "cub"};
   constexpr int variants = 8;
+  auto cu = [&](CUfunction f, void** params) {
+    if (cu_launch(f, grid, 1, 1, threads, 1, 1, unsigned(smem), s, params, nullptr) != CUDA_SUCCESS) {
+      printf("cuLaunchKernel failed\n");
+      exit(1);
+    }
+  };
   auto run = [&](int v, const unsigned* in) {
-    args_t a{};
-    a.keys_in = in;
-    a.keys_out = out;
-    a.n = n;
-    a.begin_bit = 0;
-    a.end_bit = 32;
+    args_t a = whole_u32_sort<args_t>(in, out, n);
     void* params[] = {&a};
     switch (v) {
       case 0: empty_kernel<<<1, 32, 0, s>>>(); break;
@@ -80,20 +83,8 @@ int main(int argc, char** argv) {
       case 2: kernel<<<grid, threads, smem, s>>>(a); break;
       case 3: CK(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), grid, threads, params, smem, s)); break;
       case 4: CK(cudaLaunchKernel(reinterpret_cast<const void*>(ker), grid, threads, params, smem, s)); break;
-      case 5:
-        if (cu_launch(reinterpret_cast<CUfunction>(func), grid, 1, 1, threads, 1, 1, unsigned(smem), s, params,
-                      nullptr) != CUDA_SUCCESS) {
-          printf("cuLaunchKernel(func) failed\n");
-          exit(1);
-        }
-        break;
-      case 6:
-        if (cu_launch(reinterpret_cast<CUfunction>(ker), grid, 1, 1, threads, 1, 1, unsigned(smem), s, params,
-                      nullptr) != CUDA_SUCCESS) {
-          printf("cuLaunchKernel(ker) failed\n");
-          exit(1);
-        }
-        break;
+      case 5: cu(reinterpret_cast<CUfunction>(func), params); break;
+      case 6: cu(reinterpret_cast<CUfunction>(ker), params); break;
       case 7: CK(cub::DeviceRadixSort::SortKeys(tc, cb, in, out, static_cast<int>(n), 0, 32, s)); break;
     }
   };
@@ -120,19 +111,9 @@ int main(int argc, char** argv) {
       printf("pass %d host  %-18s %5.2f us a call (min %5.2f)\n", pass, names[v], h[h.size() / 2], h[0]);
     }
     // Event-timed single calls, interleaved.
-    std::vector<float> t[variants];
-    for (int i = 0; i < rounds; ++i) {
-      for (int r = 0; r < variants; ++r) {
-        const int v = (r + i) % variants;
-        const float us = event_us(s, env.e0, env.e1, [&] { run(v, keys.copy(c++)); });
-        if (i >= 200) t[v].push_back(us);
-      }
-    }
+    const auto t = interleaved_times(rounds, variants, env, [&](int v) { run(v, keys.copy(c++)); });
     std::vector<float> med(variants);
-    for (int v = 0; v < variants; ++v) {
-      std::sort(t[v].begin(), t[v].end());
-      med[v] = t[v][t[v].size() / 2];
-    }
+    for (int v = 0; v < variants; ++v) med[v] = t[v][t[v].size() / 2];
     for (int v = 0; v < variants; ++v) {
       const auto& x = t[v];
       printf("pass %d event %-18s median %6.2f us (empty + %5.2f)  p10 %6.2f  p90 %6.2f  cub/this %.3f\n", pass,

@@ -16,7 +16,7 @@
 //   cub                   cub::DeviceRadixSort::SortKeys
 // `./small_floor [rounds]`
 // After its runs the pool, stream and check moved into check.cuh (key_pool, timing_env,
-// sorts_copy): compiled, not run again. `kernel` is now the general form (SmallSlices = 0).
+// sorts_copy; session 54: whole_u32_sort, interleaved_times): compiled, not run again. `kernel` is now the general form (SmallSlices = 0).
 #include "check.cuh"
 #include <gpuprim/radix_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
@@ -67,7 +67,6 @@ int main(int argc, char** argv) {
   CK(cudaMalloc(&out, n * 4));
   const timing_env env;
   cudaStream_t s = env.s;
-  cudaEvent_t e0 = env.e0, e1 = env.e1;
   std::size_t gb = 0, cb = 0;
   CK(gpuprim::radix_sort_keys(nullptr, gb, pool, out, n, 0, 32, s));
   CK(cub::DeviceRadixSort::SortKeys(nullptr, cb, pool, out, static_cast<int>(n), 0, 32, s));
@@ -86,12 +85,7 @@ int main(int argc, char** argv) {
   constexpr int variants = 8;
   std::size_t c = 0;
   auto run = [&](int q, const unsigned* in) {
-    args_t a{};
-    a.keys_in = in;
-    a.keys_out = out;
-    a.n = n;
-    a.begin_bit = 0;
-    a.end_bit = 32;
+    const args_t a = whole_u32_sort<args_t>(in, out, n);
     switch (q) {
       case 0: empty_kernel<<<1, 32, 0, s>>>(); break;
       case 1: empty_kernel<<<grid, threads, smem, s>>>(); break;
@@ -115,19 +109,9 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
-  std::vector<float> t[variants];
-  for (int i = 0; i < rounds; ++i) {
-    for (int r = 0; r < variants; ++r) {
-      const int q = (r + i) % variants;
-      const float us = event_us(s, e0, e1, [&] { run(q, pool + (c++ % copies) * n); });
-      if (i >= 200) t[q].push_back(us);
-    }
-  }
+  const auto t = interleaved_times(rounds, variants, env, [&](int q) { run(q, pool + (c++ % copies) * n); });
   std::vector<float> med(variants);
-  for (int q = 0; q < variants; ++q) {
-    std::sort(t[q].begin(), t[q].end());
-    med[q] = t[q][t[q].size() / 2];
-  }
+  for (int q = 0; q < variants; ++q) med[q] = t[q][t[q].size() / 2];
   for (int q = 0; q < variants; ++q) {
     auto& x = t[q];
     printf("  %-22s median %6.2f us (empty + %5.2f)  p10 %6.2f  p90 %6.2f\n", names[q], med[q], med[q] - med[0],

@@ -16,7 +16,8 @@
 //                passed, counted, summed, stored; thread 0)
 // `./small_phases [rounds] [n]` (n up to 1024: the padded kernels' 8 slices)
 // After its runs the file was tidied (helpers in check.cuh, one kernel template, the library's
-// count_before_unrolled in place of its identical local copy): compiled, not run again.
+// count_before_unrolled in place of its identical local copy; session 54: whole_u32_sort):
+// compiled, not run again.
 #include "check.cuh"
 #include <gpuprim/radix_sort.cuh>
 #include <algorithm>
@@ -225,12 +226,7 @@ int main(int argc, char** argv) {
   }
   const std::size_t small_smem = std::size_t(max_slices) * 128 * 4;
   auto run = [&](int q, const unsigned* in) {
-    args_t a{};
-    a.keys_in = in;
-    a.keys_out = out;
-    a.n = n;
-    a.begin_bit = 0;
-    a.end_bit = 32;
+    const args_t a = whole_u32_sort<args_t>(in, out, n);
     switch (q) {
       case 0: empty_kernel<<<1, 32, 0, s>>>(); break;
       case 1: lib<<<grid_for(4), threads, smem, s>>>(a); break;
