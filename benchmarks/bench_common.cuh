@@ -15,6 +15,7 @@
 #endif
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstddef>
@@ -563,10 +564,34 @@ inline void warm_up() {
   (void)cudaGetLastError();
 }
 
+/// Records in the JSON context the order the cases run in: "interleaved" where Google Benchmark's
+/// random interleaving is on (--benchmark_enable_random_interleaving, or the environment variable
+/// BENCHMARK_ENABLE_RANDOM_INTERLEAVING that sets its default): the repetitions of all cases in
+/// one random order, so that a slow phase of the machine falls on gpuprim's and CUB's rows alike.
+/// Otherwise "registration": each case's gpuprim row right before its CUB rows.
+inline void record_order(int argc, char** argv) {
+  // Google Benchmark's reading of a boolean flag's value: anything but false, no, off, 0, f, n.
+  auto is_true = [](std::string v) {
+    for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (v.size() == 1) return std::isalnum(static_cast<unsigned char>(v[0])) != 0 && v != "0" && v != "f" && v != "n";
+    return v != "false" && v != "no" && v != "off";
+  };
+  bool interleaved = false;
+  if (const char* e = std::getenv("BENCHMARK_ENABLE_RANDOM_INTERLEAVING")) interleaved = is_true(e);
+  const std::string flag = "--benchmark_enable_random_interleaving";
+  for (int i = 1; i < argc; ++i) {
+    const std::string a(argv[i]);
+    if (a == flag) interleaved = true;
+    if (a.rfind(flag + "=", 0) == 0) interleaved = is_true(a.substr(flag.size() + 1));
+  }
+  benchmark::AddCustomContext("order", interleaved ? "interleaved" : "registration");
+}
+
 /// The benchmarks' main: flags, device probe, registration, run. Exit status: 0 when every
 /// benchmark ran, 1 when one failed on a usable GPU (CUDA error, wrong result), 77 when none
 /// could run for want of a GPU (the tests' skip code).
 inline int run_main(int argc, char** argv, void (*register_benchmarks)()) {
+  record_order(argc, argv);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   if (const char* t = std::getenv("GPUPRIM_BENCH_TIMING")) {

@@ -368,6 +368,8 @@ def context_lines(contexts, args):
         lines.append("- Input seed: %s (GPUPRIM_BENCH_SEED reproduces it)" % ctx["seed"])
     timings = sorted({c.get("timing", "launch") for c in contexts})
     lines.append("- Timing: %s (GPUPRIM_BENCH_TIMING; see Method)" % " / ".join(timings))
+    orders = sorted({c.get("order", "registration") for c in contexts})
+    lines.append("- Order: %s (see Method)" % " / ".join(orders))
     return lines
 
 
@@ -378,6 +380,11 @@ METHOD = """\
   stream (`UseManualTime`), synchronised after every iteration; launch gaps inside the call count.
   With `--benchmark_repetitions` the median of the repetitions is shown. Runs from session 26
   (2026-11-23) on run each case untimed for 0.05 s first (`--benchmark_min_warmup_time`).
+- Order `interleaved` (`--benchmark_enable_random_interleaving=true`, the run scripts' default
+  since session 55): the repetitions of all cases run in one random order, so that a slow phase
+  of the machine (the launch floor drifts by ~1 us over seconds) falls on gpuprim's and CUB's
+  rows alike. Order `registration` (files without an "order" context are of this kind): each
+  case's repetitions back to back, its gpuprim row right before its CUB rows.
 - Timing `launch` (the default; files without a "timing" context are of this kind): the start
   event is recorded on an idle GPU, so the host's launch of the call's first kernel counts, as a
   caller sees it. Timing `queued` (GPUPRIM_BENCH_TIMING=queued): a kernel that waits for the host

@@ -17,7 +17,8 @@
 #                  random configs, log in $OUT/fuzz.log
 #   --demo         the demo (sum/min/max of 2^28 items vs CUB), log in $OUT/demo.log
 # Environment: OUT (results folder; default build/gpu/results), BUILD_DIR (build/gpu),
-#   JOBS (16), CUDA_ARCHS (90), BENCH_FILTER, BENCH_ARGS (extra benchmark flags),
+#   JOBS (16), CUDA_ARCHS (90), BENCH_FILTER, BENCH_ARGS (extra benchmark flags, such as
+#   --benchmark_repetitions=3), BENCH_ORDERED (1: cases in registration order, not interleaved),
 #   SANITIZE_FILTER (a regex over the sanitizer runs' names: a subset), SANITIZE_BUDGET,
 #   SANITIZE_RERUN_SECONDS, SANITIZE_JOBS (scripts/sanitize-batch.sh), GPUPRIM_FUZZ_CONFIGS,
 #   GPUPRIM_FUZZ_SEED (see tests/fuzz/fuzz_main.cu).
@@ -100,8 +101,10 @@ if [ $do_bench -eq 1 ]; then
   for exe in "$build_dir"/benchmarks/bench_*; do
     if [ ! -f "$exe" ] || [ ! -x "$exe" ]; then continue; fi
     name=$(basename "$exe")
-    # Each case first runs untimed for 0.05 s (see scripts/gpu-snapshot-run.sh).
+    # Each case first runs untimed for 0.05 s, and the repetitions of all cases run in random
+    # order (see scripts/gpu-snapshot-run.sh; BENCH_ORDERED=1 keeps registration order).
     args=(--benchmark_out="$out/$name.json" --benchmark_out_format=json --benchmark_min_warmup_time=0.05)
+    [ "${BENCH_ORDERED:-0}" = 1 ] || args+=(--benchmark_enable_random_interleaving=true)
     [ -n "$bench_filter" ] && args+=(--benchmark_filter="$bench_filter")
     echo "=== $name ${bench_filter:+(filter $bench_filter)}"
     # shellcheck disable=SC2086  # BENCH_ARGS is a list of flags
