@@ -34,10 +34,15 @@ using shape_or_default = std::conditional_t<std::is_same_v<Shape, use_default_sh
 template <class Shape>
 inline constexpr bool valid_shape_argument_v = std::is_same_v<Shape, use_default_shape> || is_shape<Shape>::value;
 
-// Reduce: four 16-byte loads in flight per thread; up to 8 blocks per SM (as occupancy allows).
-// H200, bench_reduce, 2026-11-21: 4 blocks per SM left sum i32 2^28 at 96% of the read ceiling.
+// Reduce: four 16-byte loads in flight per thread, blocks of 512 threads; up to 8 blocks per SM
+// (as occupancy allows: 4 of 512 threads). H200, bench_reduce, 2026-11-21: 4 blocks per SM left
+// sum i32 2^28 at 96% of the read ceiling. H200, notes/experiments/reduce_mid.cu (session 55,
+// launch timing, the shapes interleaved call by call): 512 threads against 256, the same items a
+// thread, took 0.92x the time for sum f64 at 2^22 (17.9 against 19.5 us; CUB 19.6-20.0) and
+// 0.90-0.97x for f64 2^20-2^24 and i32 2^21-2^25: half the blocks to schedule, meet at the
+// grid-wide barrier and combine.
 template <class T>
-using reduce_default_shape = shape<256, vector_items_v<T> * 4>;
+using reduce_default_shape = shape<512, vector_items_v<T> * 4>;
 inline constexpr int reduce_blocks_per_sm = 8;
 
 // Scan: 256 threads x 128 bytes of accumulators (32 items of 4 bytes, 16 of 8 bytes).

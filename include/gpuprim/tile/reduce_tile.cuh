@@ -49,14 +49,19 @@ class reduce_tile {
     if (with_remainder) {
       const std::size_t v = full_tiles * tile_vectors;
       const std::size_t rest = source_.vectors - v;  // fewer than a tile
+      // Every load of the partial tile is issued before the first fold, as in a full tile: with a
+      // fold between them each load waited for the one before (a DRAM latency per vector).
+      item_type items[vectors_per_thread][vector_items];
 #pragma unroll
       for (int i = 0; i < vectors_per_thread; ++i) {
         const std::size_t index = std::size_t(i) * block_threads + threadIdx.x;
-        if (index < rest) {
-          item_type items[vector_items];
-          source_.load(v + index, items);
+        if (index < rest) source_.load(v + index, items[i]);
+      }
 #pragma unroll
-          for (int j = 0; j < vector_items; ++j) fold(acc, have, items[j]);
+      for (int i = 0; i < vectors_per_thread; ++i) {
+        if (std::size_t(i) * block_threads + threadIdx.x < rest) {
+#pragma unroll
+          for (int j = 0; j < vector_items; ++j) fold(acc, have, items[i][j]);
         }
       }
       valid_threads = max_int(valid_threads, rest < block_threads ? int(rest) : block_threads);
