@@ -106,8 +106,10 @@ if [[ $what == bench || $what == all ]]; then
     # order; BENCH_FILTER passes a --benchmark_filter regex (names end in /manual_time).
     order_args=(--benchmark_enable_random_interleaving=true)
     [[ ${BENCH_ORDERED:-0} == 1 ]] && order_args=()
+    filter_args=()
+    [[ -n ${BENCH_FILTER:-} ]] && filter_args=(--benchmark_filter="$BENCH_FILTER")
     "./benchmarks/bench_$b" --benchmark_min_time=0.1 --benchmark_min_warmup_time=0.05 --benchmark_repetitions=3 \
-      "${order_args[@]}" --benchmark_report_aggregates_only=true ${BENCH_FILTER:+--benchmark_filter="$BENCH_FILTER"} \
+      "${order_args[@]}" "${filter_args[@]}" --benchmark_report_aggregates_only=true \
       --benchmark_out_format=json --benchmark_out="$out/bench_$b.json" > "$out/bench_$b.txt" 2>&1
     echo "bench_$b rc=$?"
   done
