@@ -29,6 +29,14 @@ float event_us(cudaStream_t s, cudaEvent_t e0, cudaEvent_t e1, Call&& call) {
 #include <random>
 #include <vector>
 
+/// How many copies of an input of `bytes` span 4x the L2 of device 0 (and one more), so that a
+/// call that reads copy i % copies never finds its input in L2.
+inline std::size_t copies_spanning_4x_l2(std::size_t bytes) {
+  cudaDeviceProp prop;
+  CK(cudaGetDeviceProperties(&prop, 0));
+  return std::size_t(4) * prop.l2CacheSize / bytes + 1;
+}
+
 /// Copies of n random u32 keys laid end to end, spanning 4x L2, so that a call that takes copy
 /// i % copies never finds its input in L2 (as the benchmark rotates its inputs); `host` holds them.
 struct key_pool {
@@ -36,9 +44,7 @@ struct key_pool {
   unsigned* data = nullptr;
   std::vector<unsigned> host;
   key_pool(std::size_t n_, unsigned seed) : n(n_) {
-    cudaDeviceProp prop;
-    CK(cudaGetDeviceProperties(&prop, 0));
-    copies = std::size_t(4) * prop.l2CacheSize / (n * 4) + 1;
+    copies = copies_spanning_4x_l2(n * 4);
     CK(cudaMalloc(&data, copies * n * 4));
     host.resize(copies * n);
     std::mt19937 g(seed);

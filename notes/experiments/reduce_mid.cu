@@ -24,9 +24,7 @@ struct pool {
   T* data = nullptr;
   long long sum = 0;  // of one copy (every copy is the same)
   explicit pool(std::size_t n_) : n(n_) {
-    cudaDeviceProp prop;
-    CK(cudaGetDeviceProperties(&prop, 0));
-    copies = std::size_t(4) * prop.l2CacheSize / (n * sizeof(T)) + 1;
+    copies = copies_spanning_4x_l2(n * sizeof(T));
     std::vector<T> h(n);
     for (std::size_t i = 0; i < n; ++i) {
       h[i] = static_cast<T>(static_cast<int>((i * 2654435761u) % 9) - 4);
