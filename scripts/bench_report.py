@@ -378,10 +378,10 @@ METHOD = """\
 
 - Each row is one Google Benchmark case timed with CUDA events around the call on a dedicated
   stream (`UseManualTime`), synchronised after every iteration; launch gaps inside the call count.
-  With `--benchmark_repetitions` the median of the repetitions is shown. Runs from session 26
-  (2026-11-23) on run each case untimed for 0.05 s first (`--benchmark_min_warmup_time`).
+  With `--benchmark_repetitions` the median of the repetitions is shown. Runs from 2026-11-23 on
+  run each case untimed for 0.05 s first (`--benchmark_min_warmup_time`).
 - Order `interleaved` (`--benchmark_enable_random_interleaving=true`, the run scripts' default
-  since session 55): the repetitions of all cases run in one random order, so that a slow phase
+  since 2026-11-30): the repetitions of all cases run in one random order, so that a slow phase
   of the machine (the launch floor drifts by ~1 us over seconds) falls on gpuprim's and CUB's
   rows alike. Order `registration` (files without an "order" context are of this kind): each
   case's repetitions back to back, its gpuprim row right before its CUB rows.

@@ -97,12 +97,12 @@ if [[ $what == bench || $what == all ]]; then
   [[ ${#benches[@]} -gt 0 ]] || benches=(reduce scan radix_sort)
   for b in "${benches[@]}"; do
     # Each case first runs untimed for 0.05 s: the first rows of a run were noisier than the rest
-    # (H200, session 26: u32 keys at 2^10 with a 5% cv over the repetitions, 2^11 on 0.7%).
+    # (H200, 2026-11-23: u32 keys at 2^10 with a 5% cv over the repetitions, 2^11 on 0.7%).
     # The repetitions of all cases run in random order (Google Benchmark's random interleaving):
-    # the launch floor drifts over seconds (notes/PERF.md, sessions 50-55), and in registration
+    # the launch floor drifts over seconds (H200, 2026-11-29/30), and in registration
     # order every case's gpuprim row ran just before its CUB rows, and the process's first seconds
     # fell on the first case's gpuprim row alone. Interleaving spreads the drift over both
-    # libraries' rows; it does not remove it (session 55). BENCH_ORDERED=1 keeps registration
+    # libraries' rows; it does not remove it. BENCH_ORDERED=1 keeps registration
     # order; BENCH_FILTER passes a --benchmark_filter regex (names end in /manual_time).
     order_args=(--benchmark_enable_random_interleaving=true)
     [[ ${BENCH_ORDERED:-0} == 1 ]] && order_args=()

@@ -9,7 +9,7 @@
 #   SANITIZE_FILTER          a regex (grep -E) over the run names, sanitize_<tool>_<test>: a subset
 #   SANITIZE_BUDGET          seconds (default 0, none): stops the whole batch. Racecheck hangs now
 #                            and then on multi-threaded programs, CUB's alone included
-#                            (docs/reliability.md; notes/repro/racecheck_threads.cu), and a hung
+#                            (docs/reliability.md; tests/reliability/repro/racecheck_threads.cu), and a hung
 #                            run would otherwise hold the batch until the device call's limit.
 #   SANITIZE_RERUN_SECONDS   each run alone is stopped after this (default 180)
 #   SANITIZE_JOBS            runs side by side in the batch (default 6)
@@ -31,7 +31,7 @@ sanitize_batch() {
     return 2
   fi
   # When timeout stops ctest, ctest exits, but a hung run's program under the tool can live on
-  # (session 49) and keep the GPU busy for what comes next (a rerun, the benchmarks): after each
+  # and keep the GPU busy for what comes next (a rerun, the benchmarks): after each
   # ctest, whatever still runs one of this build's test executables is killed.
   local tests_dir
   tests_dir=$(cd "$dir" && pwd)/tests/

@@ -50,7 +50,7 @@ find "$snap/build" -type f -executable -size +100k | while read -r f; do
   if file "$f" | grep -q ELF; then strip --strip-unneeded "$f"; fi
 done
 # Compressed files to carry (the device tool carries at most 64 MiB, the working tree included):
-# the tests without the benchmark binaries in two parts (since session 46 one part, 65 MB, no
+# the tests without the benchmark binaries in two parts (one part, 65 MB, no
 # longer fits beside the tree): snap_tests_2 the executables of big_tests, snap_tests_1 all the
 # rest; and the benchmarks with Google Benchmark's library. Each test part carries the CTest files.
 big_tests='/(sort_device_types|fuzz_cub)$'

@@ -1,20 +1,20 @@
 // Does compute-sanitizer racecheck hang when several host threads launch on their own streams?
 // The racecheck run of tests/reliability hangs now and then, in its one multi-threaded case (8 host
-// threads x 8 streams) where located (session 48: 2 of 6 runs alone hung, one of them located;
+// threads x 8 streams) where located (2026-11-28: 2 of 6 runs alone hung, one of them located;
 // once "Internal Sanitizer Error: Detected a failure to track a kernel launch" in a batch); every
 // other tool and every run without a tool passes. This program does the same with no gpuprim code:
 // mode 0 CUB's calls alone; mode 1 adds, after each CUB call, a cooperative launch whose blocks
 // meet at a grid-wide barrier (as gpuprim's multi-block reduce does); mode 2 a kernel launched with
 // programmatic dependent launch behind a trivial primary (as gpuprim's sort passes are); mode 3
 // both. Not built by the project.
-//   nvcc -std=c++17 -O2 -arch=sm_90 notes/repro/racecheck_threads.cu -o rthreads
+//   nvcc -std=c++17 -O2 -arch=sm_90 tests/reliability/repro/racecheck_threads.cu -o rthreads
 //   for m in 0 2 0 2; do timeout -k 5 40 compute-sanitizer --tool racecheck ./rthreads 8 24 16384 $m
 //     echo rc=$?; pkill -9 -x rthreads; done   # the tool's kill leaves the program behind
 // Arguments: [threads=8] [calls=12] [n=16384] [mode=0]. Prints "ok" when every result matches.
 // H200, CUDA 13.0, driver 580.159.04, 8 threads x 24 calls, under racecheck (a run not done in 40-45
 // s is hung: the ones that finish take 17-23 s, 0 hazards each):
-//   session 48: mode 0 passed 5 of 5;
-//   session 49, two device calls: mode 0 hung 1 of 3 (the program still there after the tool's
+//   first device call: mode 0 passed 5 of 5;
+//   two later device calls: mode 0 hung 1 of 3 (the program still there after the tool's
 //   kill), mode 1 1 of 5, mode 2 4 of 6, mode 3 3 of 4. Every mode passes every run without a tool.
 // So racecheck hangs on this pattern with no gpuprim code in the process, most often when a
 // programmatic dependent launch is among the launches.

@@ -1,6 +1,6 @@
 // Does compute-sanitizer racecheck model mbarrier synchronisation? A minimal kernel, kept as the
 // evidence behind the racecheck exclusion of tests/scan (scan_streaming); not built by the project.
-//   nvcc -std=c++17 -arch=sm_90 -lineinfo -I include notes/repro/racecheck_mbarrier.cu -o mbar
+//   nvcc -std=c++17 -arch=sm_90 -lineinfo -I include tests/reliability/repro/racecheck_mbarrier.cu -o mbar
 //   compute-sanitizer --tool racecheck ./mbar
 // mode 0: warp 0 writes shared memory, __syncwarp, lane 0 arrives on an mbarrier (release); warp 1
 //         waits for the phase (acquire) and reads: synchronised under the PTX memory model.
