@@ -8,7 +8,7 @@
 #include "block/block_reduce.cuh"
 #include "detail/config.cuh"
 #include "detail/launch.cuh"
-#include "detail/reduce_kernels.cuh"
+#include "device/reduce_kernels.cuh"
 #include "functional.cuh"
 #include "warp/warp_reduce.cuh"
 

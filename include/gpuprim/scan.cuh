@@ -1,5 +1,5 @@
 // Device-wide inclusive and exclusive scans and sums (host API), re-exporting warp_scan,
-// block_scan and block_exchange. The algorithm: detail/scan_kernels.cuh; docs/scan.md.
+// block_scan and block_exchange. The algorithm: device/scan_kernels.cuh; docs/scan.md.
 #pragma once
 
 #include <cstddef>
@@ -11,7 +11,7 @@
 #include "detail/config.cuh"
 #include "detail/item_source.cuh"
 #include "detail/launch.cuh"
-#include "detail/scan_kernels.cuh"
+#include "device/scan_kernels.cuh"
 #include "functional.cuh"
 #include "warp/warp_scan.cuh"
 

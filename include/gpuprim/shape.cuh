@@ -1,10 +1,13 @@
-// Tile shapes: the plain tuning type and each algorithm's default, one line per algorithm.
+// Every tuned default of gpuprim: the tuning type `shape`, then the default shapes and thresholds
+// of reduce, scan and radix sort, one line each with the GPU, benchmark and date it was measured
+// on (docs/tuning.md has a row for each, with the figures).
 #pragma once
 
+#include <cstddef>
 #include <type_traits>
 
-#include "config.cuh"
-#include "item_source.cuh"
+#include "detail/config.cuh"
+#include "detail/item_source.cuh"
 
 GPUPRIM_NAMESPACE_BEGIN
 
@@ -36,7 +39,7 @@ inline constexpr bool valid_shape_argument_v = std::is_same_v<Shape, use_default
 
 // Reduce: four 16-byte loads in flight per thread, blocks of 512 threads; up to 8 blocks per SM
 // (as occupancy allows: 4 of 512 threads). H200, bench_reduce, 2026-11-21: 4 blocks per SM left
-// sum i32 2^28 at 96% of the read ceiling. H200, notes/experiments/reduce_mid.cu (session 55,
+// sum i32 2^28 at 96% of the read ceiling. H200, an in-process experiment (2026-11-30,
 // launch timing, the shapes interleaved call by call): 512 threads against 256, the same items a
 // thread, took 0.92x the time for sum f64 at 2^22 (17.9 against 19.5 us; CUB 19.6-20.0) and
 // 0.90-0.97x for f64 2^20-2^24 and i32 2^21-2^25: half the blocks to schedule, meet at the
@@ -50,6 +53,52 @@ inline constexpr int reduce_blocks_per_sm = 8;
 // f64 256x16 1932 us (256x8 2513, 224x24 1992).
 template <class T>
 using scan_default_shape = shape<256, (sizeof(T) <= 4 ? 32 : sizeof(T) >= 128 ? 1 : int(128 / sizeof(T)))>;
+
+// Inputs of at least this many items of `ItemBytes` bytes take the streaming scan
+// (tile/scan_streaming.cuh): 5M 4-byte items (20 MiB), 2M 8-byte items (16 MiB); both kernels cut
+// 32 KiB tiles. H100 and H200, in the same process as CUB, 2026-11-22, the streaming scan's time
+// over the tile-per-block scan's: 4-byte items 5M 0.96-0.97, 6M 0.93 (H100) and 0.96-0.98 (H200),
+// 4M 1.03 (H100); 8-byte items (H200) 1.5M 0.98-1.07, 2M 0.95-0.98, 3M 0.94-0.98, 4M 0.94-0.97.
+template <int ItemBytes>
+inline constexpr std::size_t streaming_scan_min_items = ItemBytes <= 4 ? std::size_t(5) << 20 : std::size_t(2) << 20;
+
+// ---- Radix sort ---------------------------------------------------------------------------------
+
+// Inputs of up to this many keys are sorted by counting comparisons (device/radix_rank_sort.cuh),
+// one launch and no workspace. H200, in-process, 2026-11-22: u32 keys 16384 in 28.4 us against
+// 34.7 for the fused kernel (n^2 comparisons: 20480 would take ~40).
+inline constexpr std::size_t rank_sort_max_items = 16384;
+// From this many keys on, the rank sort counts within buckets (radix_bucket_sort_kernel). H200,
+// in-process, 2026-11-22, u32 keys: 4096 9.4 us plain against 11.0 bucketed, 6144 11.6 against
+// 11.4, 8192 13.5 against 12.4, 16384 29.5 against 14.3.
+inline constexpr std::size_t bucket_sort_min_items = 6144;
+// Inputs of up to this many fused tiles run the fused single-launch sort (radix_fused_kernel).
+inline constexpr std::size_t radix_fused_max_tiles = 64;
+// Fused tiles: 256 threads (4 blocks an SM: 64 registers), 8 items of up to 8 bytes (4 of up to
+// 16). H200, 2026-11-23.
+template <int KeyBytes, int ValueBytes>
+using radix_fused_shape = shape<256, (KeyBytes + ValueBytes <= 8 ? 8 : KeyBytes + ValueBytes <= 16 ? 4
+                                      : 64 / (KeyBytes + ValueBytes) > 1 ? 64 / (KeyBytes + ValueBytes) : 1)>;
+// Onesweep passes whose grid is one wave (every tile resident at once; ranks held in registers):
+// 384 threads; 25 items for 4-byte keys, 19 for other items of up to 4 bytes, 26 for 8-byte pairs,
+// 20 for 8-byte keys, 18 for pairs of up to 16 bytes. H200, bench_radix_sort 2^28, 2026-11-22.
+template <int KeyBytes, int ValueBytes>
+using radix_one_wave_shape =
+    shape<384, (KeyBytes == 4 && ValueBytes == 0 ? 25 : KeyBytes + ValueBytes <= 4 ? 19
+                : KeyBytes + ValueBytes == 8 ? (ValueBytes > 0 ? 26 : 20) : KeyBytes + ValueBytes <= 16 ? 18
+                : 96 / (KeyBytes + ValueBytes) > 1 ? 96 / (KeyBytes + ValueBytes) : 1)>;
+// Onesweep passes of many waves (keys stored at their ranks as found): 32 items for 4-byte keys,
+// 26 for 8-byte keys and for 8-byte keys with 4-byte values, else the one-wave tile. H200,
+// bench_radix_sort 2^28, 2026-11-22, against the one-wave tiles: 4-byte keys 0.926x the time, u64
+// keys 0.918x, u64/u32 pairs 0.944x; u32/u32 pairs at 28 items 0.986x, but 28 spill 84 bytes
+// with 64-bit look-back states (ptxas, 2026-12-01), so they keep 26.
+template <int KeyBytes, int ValueBytes>
+using radix_many_waves_shape =
+    shape<384, (KeyBytes == 4 && ValueBytes == 0 ? 32 : KeyBytes == 8 && (ValueBytes == 0 || ValueBytes == 4) ? 26
+                : radix_one_wave_shape<KeyBytes, ValueBytes>::items_per_thread)>;
+// The upfront histogram: 256 threads, 8 keys a thread a chunk. H200, 2026-11-21.
+inline constexpr int radix_histogram_threads = 256;
+inline constexpr int radix_histogram_items = 8;
 
 }  // namespace detail
 GPUPRIM_NAMESPACE_END

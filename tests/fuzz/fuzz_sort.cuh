@@ -283,16 +283,18 @@ result sort_case(context& ctx, rng& r) {
   result res;
 
   // Sizes: the rank sort's limit, its warp slice (32 x 16 bytes of sort values) and the start of
-  // its bucketed form, the onesweep tile, the histogram chunk and the fused kernel's tile and
+  // its bucketed form, the onesweep tiles, the histogram chunk and the fused kernel's tile and
   // limit of gpuprim.
+  using configs = gpuprim::detail::radix_configs<Key, lib_value>;
   const std::vector<std::size_t> edges = {
       std::size_t(32 * 16 / sizeof(gpuprim::detail::rank_sort_word<Key>)),
       gpuprim::detail::rank_sort_max_items,
       gpuprim::detail::bucket_sort_min_items,
-      std::size_t(gpuprim::detail::onesweep_shape<Key, lib_value>::tile_items),
+      std::size_t(configs::one_wave::tile_items),
+      std::size_t(configs::many_waves::tile_items),
       std::size_t(gpuprim::detail::radix_histogram_threads) * gpuprim::detail::radix_histogram_items,
-      std::size_t(gpuprim::detail::fused_shape<Key, lib_value>::tile_items),
-      gpuprim::detail::radix_fused_max_tiles * gpuprim::detail::fused_shape<Key, lib_value>::tile_items};
+      std::size_t(configs::fused::tile_items),
+      gpuprim::detail::radix_fused_max_tiles * configs::fused::tile_items};
   const std::size_t n = draw_size(r, ctx.max_n, edges);
   const std::size_t k_in_off = draw_offset(r), k_out_off = draw_offset(r);
   const std::size_t v_in_off = pairs ? draw_offset(r) : 0, v_out_off = pairs ? draw_offset(r) : 0;

@@ -1,9 +1,10 @@
-// The host side of the small-input sort by counting comparisons (detail/radix_rank_sort.cuh):
-// the bit-window mask of the sort values, the limits of the unrolled form, the block size chosen
-// for n keys on a device, and the grid, shared memory and split layout of the bucketed form; and
-// the onesweep sort's choice of how pairs move their values and the workspace that holds every
-// pass shape.
-#include <gpuprim/detail/radix_sort_kernels.cuh>
+// The radix sort's plan (device/radix_sort_plan.cuh) read as a table: the path, tiles and grid
+// chosen for sizes, key types and device facts (an H100 or H200, an L4, a T4), forced paths, and
+// the workspace that holds both onesweep tiles; and the host side of the small-input sort by
+// counting comparisons (device/radix_rank_sort.cuh): the bit-window mask of the sort values, the
+// block size chosen for n keys on a device, and the grid, shared memory and split layout of the
+// bucketed form.
+#include <gpuprim/radix_sort.cuh>
 
 #include <algorithm>
 #include <cstddef>
@@ -62,26 +63,6 @@ TEST_CASE("rank sort: the block size puts the fewest keys on the busiest SM", "[
   }
   CHECK(gpuprim::detail::rank_sort_block_threads(12288, 132) == 256);
   CHECK(gpuprim::detail::rank_sort_block_threads(16384, 132) == 1024);
-}
-
-TEST_CASE("rank sort: the unrolled form's limits and shared memory", "[host][sort]") {
-  using gpuprim::detail::rank_sort_small_items;
-  using gpuprim::detail::rank_sort_smem_bytes;
-  // 8 slices of 32 lanes x 16 bytes: 1024 sort values of 4 bytes, 512 of 8.
-  CHECK(rank_sort_small_items<std::uint8_t> == 1024);
-  CHECK(rank_sort_small_items<std::int16_t> == 1024);
-  CHECK(rank_sort_small_items<std::uint32_t> == 1024);
-  CHECK(rank_sort_small_items<float> == 1024);
-  CHECK(rank_sort_small_items<std::uint64_t> == 512);
-  CHECK(rank_sort_small_items<double> == 512);
-  // Its padded shared memory: 4 KiB, under the default 48 KiB (no attribute to raise), and the
-  // same as the general form's for as many keys.
-  CHECK(rank_sort_smem_bytes<std::uint32_t>(rank_sort_small_items<std::uint32_t>) == 4096);
-  CHECK(rank_sort_smem_bytes<std::uint64_t>(rank_sort_small_items<std::uint64_t>) == 4096);
-  // The unrolled form lies wholly below the bucketed one, and its warps' keys within one slice.
-  STATIC_REQUIRE(rank_sort_small_items<std::uint32_t> < gpuprim::detail::bucket_sort_min_items);
-  STATIC_REQUIRE(64 % gpuprim::detail::rank_sort_small_keys_per_warp == 0);
-  STATIC_REQUIRE(gpuprim::detail::rank_sort_small_threads % 32 == 0);
 }
 
 TEST_CASE("rank sort: the bucketed form covers every key with one block per SM where it can", "[host][sort]") {
@@ -151,105 +132,161 @@ TEST_CASE("rank sort: the spread layout of a split bucketed sort", "[host][sort]
 
 }  // namespace
 
-namespace onesweep_plan {
+namespace plan_table {
 
 namespace gd = gpuprim::detail;
+using gd::radix_path;
 
-/// The workspace a sort asks for (the narrowest shape's) holds the layout of every pass shape the
-/// launch may take for `Key`/`Value`, for either look-back state width.
-template <class Key, class Value, class State>
-void check_workspace_holds_every_shape() {
-  using path = gd::radix_values_path;
-  std::uint64_t x = 0x9e3779b97f4a7c15ull;
-  for (int trial = 0; trial < 200; ++trial) {
-    x = x * 6364136223846793005ull + 1442695040888963407ull;
-    const std::size_t n = trial < 50 ? std::size_t(trial) * 3001 + 1 : std::size_t(x >> 33);
-    CAPTURE(n, sizeof(Key), sizeof(Value), sizeof(State));
-    const std::size_t needed = gd::onesweep_workspace<Key, Value, State>(n).bytes();
-    CHECK(gd::onesweep_workspace<Key, Value, State, gd::onesweep_shape<Key, Value, false>>(n).bytes() <= needed);
-    CHECK(gd::onesweep_workspace<Key, Value, State, gd::onesweep_shape<Key, Value, true>>(n).bytes() <= needed);
-    CHECK(gd::onesweep_workspace<Key, Value, State, gd::onesweep_shape<Key, Value, true, path::direct_narrow>>(n)
-              .bytes() <= needed);
-    CHECK(gd::onesweep_workspace<Key, Value, State, gd::onesweep_shape<Key, Value, true, path::held>>(n).bytes() <=
-          needed);
-    CHECK(gd::onesweep_workspace<Key, Value, State, gd::radix_few_tiles_one_wave<Key, Value>>(n).bytes() <= needed);
+// Device facts: SMs, opt-in shared memory a block, one-wave pass blocks an SM.
+const gd::radix_device_facts h200{132, 232448, 3};  // an H100 SXM has the same facts
+const gd::radix_device_facts l4{58, 101376, 2};
+const gd::radix_device_facts t4{40, 65536, 2};
+
+template <class Key, class Value = gd::no_values>
+radix_path path_of(std::size_t n, const gd::radix_device_facts& facts, int begin_bit = 0,
+                   int end_bit = 8 * static_cast<int>(sizeof(Key)), radix_path want = radix_path::automatic) {
+  return gd::plan_radix_sort<Key, Value>(n, begin_bit, end_bit, facts, want).path;
+}
+
+TEST_CASE("radix plan: the path by size, key type and device", "[host][sort]") {
+  using u32 = std::uint32_t;
+  using u64 = std::uint64_t;
+  // The fused sort takes up to 64 tiles of 2048 items (u32 keys and u32/u32 pairs), 1024 for
+  // 12-byte items; one wave of one-wave tiles holds sms x blocks x 9600 u32 keys (25 items), 9984
+  // u32/u32 pairs (26 items), 7680 u64 keys (20 items).
+  struct row {
+    std::size_t n;
+    radix_path h200, l4, t4;
+  };
+  const row u32_keys[] = {
+      {0, radix_path::none, radix_path::none, radix_path::none},
+      {1, radix_path::rank, radix_path::rank, radix_path::rank},
+      {6143, radix_path::rank, radix_path::rank, radix_path::rank},
+      {6144, radix_path::bucket, radix_path::rank, radix_path::rank},  // its 148 KiB fit Hopper only
+      {16384, radix_path::bucket, radix_path::rank, radix_path::rank},
+      {16385, radix_path::fused, radix_path::fused, radix_path::fused},
+      {131072, radix_path::fused, radix_path::fused, radix_path::fused},
+      {131073, radix_path::one_wave, radix_path::one_wave, radix_path::one_wave},
+      {768000, radix_path::one_wave, radix_path::one_wave, radix_path::one_wave},  // T4: 80 x 9600
+      {768001, radix_path::one_wave, radix_path::one_wave, radix_path::many_waves},
+      {1113600, radix_path::one_wave, radix_path::one_wave, radix_path::many_waves},  // L4: 116 x 9600
+      {1113601, radix_path::one_wave, radix_path::many_waves, radix_path::many_waves},
+      {3801600, radix_path::one_wave, radix_path::many_waves, radix_path::many_waves},  // H200: 396 x 9600
+      {3801601, radix_path::many_waves, radix_path::many_waves, radix_path::many_waves},
+      {std::size_t(1) << 28, radix_path::many_waves, radix_path::many_waves, radix_path::many_waves},
+      {(std::size_t(1) << 32) + 1, radix_path::many_waves, radix_path::many_waves, radix_path::many_waves},
+  };
+  for (const row& r : u32_keys) {
+    CAPTURE(r.n);
+    CHECK(path_of<u32>(r.n, h200) == r.h200);
+    CHECK(path_of<u32>(r.n, l4) == r.l4);
+    CHECK(path_of<u32>(r.n, t4) == r.t4);
+    CHECK(path_of<float>(r.n, h200) == r.h200);  // floating and signed keys plan as unsigned ones
+    CHECK(path_of<std::int32_t>(r.n, l4) == r.l4);
   }
+  // Pairs and wider keys: other tiles.
+  CHECK(path_of<u32, u32>(131072, h200) == radix_path::fused);
+  CHECK(path_of<u32, u32>(132 * 3 * 9984, h200) == radix_path::one_wave);
+  CHECK(path_of<u32, u32>(132 * 3 * 9984 + 1, h200) == radix_path::many_waves);
+  CHECK(path_of<u64>(65536, h200) == radix_path::fused);  // 8-byte items: tiles of 2048 too
+  CHECK(path_of<u64, u32>(65536, h200) == radix_path::fused);  // 12-byte items: tiles of 1024
+  CHECK(path_of<u64, u32>(65537, h200) == radix_path::one_wave);
+  CHECK(path_of<u64>(132 * 3 * 7680, h200) == radix_path::one_wave);
+  CHECK(path_of<u64>(132 * 3 * 7680 + 1, h200) == radix_path::many_waves);
+  // 8-byte keys sort by 64-bit words in the rank sort; their bucketed form needs 12 bytes a key.
+  CHECK(path_of<u64>(16384, h200) == radix_path::bucket);
+  CHECK(path_of<u64>(6144, l4) == radix_path::rank);  // 48 KiB of 64-bit sort values: the default limit
+  CHECK(path_of<u64>(8192, l4) == radix_path::rank);    // 64 KiB of the L4's 99
+  CHECK(path_of<u64>(16384, l4) == radix_path::fused);  // 128 KiB: more than a block may take
+  CHECK(path_of<u64>(16384, t4) == radix_path::fused);
+  // An empty bit range is a copy at any size; a partial one plans by size as the whole key does.
+  CHECK(path_of<u32>(5, h200, 7, 7) == radix_path::copy);
+  CHECK(path_of<u32>(std::size_t(1) << 28, h200, 32, 32) == radix_path::copy);
+  CHECK(path_of<u32>(6144, h200, 3, 9) == radix_path::bucket);
+  CHECK(path_of<u32>(std::size_t(1) << 24, h200, 4, 20) == radix_path::many_waves);
 }
 
-struct two_shorts {
-  std::uint16_t a, b;
-};
-
-TEST_CASE("onesweep: values move directly only for 4-byte keys with 4-byte aligned values", "[host][sort]") {
-  CHECK(gd::onesweep_shape<std::uint32_t, std::uint32_t, true>::direct_values);
-  CHECK(gd::onesweep_shape<float, int, true>::direct_values);
-  CHECK(gd::onesweep_shape<std::uint32_t, float, true, gd::radix_values_path::direct_narrow>::narrow);
-  CHECK_FALSE(gd::onesweep_shape<std::uint32_t, std::uint32_t, true, gd::radix_values_path::held>::direct_values);
-  CHECK_FALSE(gd::onesweep_shape<std::uint32_t, std::uint32_t, false>::direct_values);  // one-wave tiles
-  CHECK(gd::onesweep_shape<std::int32_t, std::uint32_t, true>::direct_values);          // signed keys too
-  CHECK_FALSE(gd::onesweep_shape<std::uint32_t, two_shorts, true>::direct_values);      // 2-byte aligned
-  CHECK_FALSE(gd::onesweep_shape<std::uint64_t, std::uint32_t, true>::direct_values);   // 12-byte items
-  CHECK_FALSE(gd::onesweep_shape<std::uint32_t, gd::no_values, true>::direct_values);   // keys only
+TEST_CASE("radix plan: passes, tiles and grids", "[host][sort]") {
+  using u32 = std::uint32_t;
+  const gd::radix_plan big = gd::plan_radix_sort<u32, gd::no_values>(std::size_t(1) << 28, 0, 32, h200);
+  CHECK(big.passes == 4);
+  CHECK(big.tiles == ((std::size_t(1) << 28) + 12287) / 12288);  // 384 x 32
+  const gd::radix_plan window = gd::plan_radix_sort<u32, gd::no_values>(1000, 3, 20, h200);
+  CHECK(window.passes == 3);  // 17 bits
+  CHECK(window.path == radix_path::rank);
+  CHECK(window.grid * window.block_threads / 32 * gd::rank_sort_keys_per_warp >= 1000);
+  const gd::radix_plan fused = gd::plan_radix_sort<u32, u32>(100000, 0, 32, l4);
+  CHECK(fused.tiles == (100000 + 2047) / 2048);
+  const gd::radix_plan bucket = gd::plan_radix_sort<u32, gd::no_values>(16384, 0, 32, h200);
+  CHECK(bucket.grid == 128);
+  CHECK(bucket.keys_per_warp == 4);
+  CHECK(bucket.block_threads == gd::bucket_sort_threads);
 }
 
-TEST_CASE("onesweep: signed keys take the tiles of unsigned ones", "[host][sort]") {
-  using path = gd::radix_values_path;
-  CHECK(gd::onesweep_shape<std::int32_t, gd::no_values, false>::tile_items ==
-        gd::onesweep_shape<std::uint32_t, gd::no_values, false>::tile_items);
-  CHECK(gd::onesweep_shape<std::int32_t, std::uint32_t, false>::tile_items ==
-        gd::onesweep_shape<std::uint32_t, std::uint32_t, false>::tile_items);
-  CHECK(gd::onesweep_shape<std::int32_t, std::uint32_t, true, path::direct_packed>::packed_out);
-  CHECK(gd::onesweep_shape<std::int64_t, std::uint32_t, true>::tile_items ==
-        gd::onesweep_shape<std::uint64_t, std::uint32_t, true>::tile_items);
-  CHECK(gd::onesweep_shape<std::int16_t, std::uint16_t, true>::tile_items ==
-        gd::onesweep_shape<std::uint16_t, std::uint16_t, true>::tile_items);
+TEST_CASE("radix plan: forced paths, and those that cannot take the input", "[host][sort]") {
+  using u32 = std::uint32_t;
+  CHECK(path_of<u32>(16384, h200, 0, 32, radix_path::rank) == radix_path::rank);
+  CHECK(path_of<u32>(16385, h200, 0, 32, radix_path::rank) == radix_path::invalid);
+  CHECK(path_of<u32>(100, h200, 0, 32, radix_path::bucket) == radix_path::bucket);
+  CHECK(path_of<u32>(100, l4, 0, 32, radix_path::bucket) == radix_path::invalid);  // shared memory
+  CHECK(path_of<u32>(std::size_t(1) << 20, h200, 0, 32, radix_path::fused) == radix_path::fused);
+  CHECK(path_of<u32>(20000, h200, 0, 32, radix_path::many_waves) == radix_path::many_waves);
+  CHECK(path_of<u32>(std::size_t(1) << 24, h200, 0, 32, radix_path::one_wave) == radix_path::one_wave);
+  // n == 0 and empty windows take their own paths whatever is asked.
+  CHECK(path_of<u32>(0, h200, 0, 32, radix_path::fused) == radix_path::none);
+  CHECK(path_of<u32>(100, h200, 9, 9, radix_path::many_waves) == radix_path::copy);
 }
 
-TEST_CASE("onesweep: one-wave grids of few tiles take the narrower tiles where a type has two", "[host][sort]") {
-  // 4-byte keys 19 items against 25, 8-byte pairs 20 against 26, 9-16-byte pairs 16 against 18.
-  CHECK(gd::radix_few_tiles_one_wave<std::uint32_t, gd::no_values>::items_per_thread == 19);
-  CHECK(gd::onesweep_shape<std::uint32_t, gd::no_values, false>::items_per_thread == 25);
-  CHECK(gd::radix_few_tiles_one_wave<float, gd::no_values>::items_per_thread == 19);
-  CHECK(gd::radix_few_tiles_one_wave<std::uint32_t, std::uint32_t>::items_per_thread == 20);
-  CHECK(gd::onesweep_shape<std::uint32_t, std::uint32_t, false>::items_per_thread == 26);
-  CHECK(gd::radix_few_tiles_one_wave<std::uint64_t, std::uint32_t>::items_per_thread == 16);
-  CHECK(gd::onesweep_shape<std::uint64_t, std::uint32_t, false>::items_per_thread == 18);
-  // Where the type has one one-wave tile, the same shape (no second kernel).
-  CHECK(std::is_same_v<gd::radix_few_tiles_one_wave<std::uint64_t, gd::no_values>,
-                       gd::onesweep_shape<std::uint64_t, gd::no_values, false>>);
-  CHECK(std::is_same_v<gd::radix_few_tiles_one_wave<std::uint16_t, gd::no_values>,
-                       gd::onesweep_shape<std::uint16_t, gd::no_values, false>>);
-  // The early-scatter shapes ignore FewTiles.
-  CHECK(gd::onesweep_shape<std::uint32_t, gd::no_values, true, gd::radix_values_path::direct, false, true>::tile_items ==
-        gd::onesweep_shape<std::uint32_t, gd::no_values, true>::tile_items);
+/// The workspace that the size query reports (radix_workspace_path: no device facts) holds the
+/// workspace of the path that the plan chooses on any device, and never shrinks as n grows (a
+/// workspace sized for n serves every smaller n).
+template <class Key, class Value>
+void check_size_query_workspace() {
+  std::size_t previous = 0;
+  for (std::size_t n = 1; n < (std::size_t(1) << 36); n = n * 9 / 8 + 1) {
+    CAPTURE(n, sizeof(Key), sizeof(Value));
+    const radix_path sized = gd::radix_workspace_path<Key, Value>(n, 0, 8 * sizeof(Key));
+    const gd::workspace_layout<5> layout = gd::radix_workspace<Key, Value>(sized, n);
+    CHECK(layout.bytes() >= previous);
+    previous = layout.bytes();
+    for (const gd::radix_device_facts& facts : {h200, l4, t4}) {
+      const gd::radix_plan plan = gd::plan_radix_sort<Key, Value>(n, 0, 8 * sizeof(Key), facts);
+      CAPTURE(facts.sm_count, static_cast<int>(plan.path));
+      CHECK(plan.path != radix_path::invalid);
+      const gd::workspace_layout<5> used = gd::radix_workspace<Key, Value>(plan.path, n);
+      CHECK(used.bytes() <= layout.bytes());
+      if (used.bytes() == 0) continue;
+      CHECK(used.part_bytes[1] >= plan.tiles * gd::radix_bins * sizeof(unsigned long long));
+      CHECK(used.part_bytes[3] == n * sizeof(Key));
+    }
+    // One and many waves take the same bytes (the device decides between them).
+    CHECK(gd::radix_workspace<Key, Value>(radix_path::one_wave, n).bytes() ==
+          gd::radix_workspace<Key, Value>(radix_path::many_waves, n).bytes());
+  }
+  CHECK(gd::radix_workspace_path<Key, Value>(0, 0, 8) == radix_path::none);
+  CHECK(gd::radix_workspace_path<Key, Value>(1000000, 3, 3) == radix_path::none);
 }
 
-TEST_CASE("onesweep: look-back states read a step, by shape", "[host][sort]") {
-  using path = gd::radix_values_path;
-  // Keys only: four a step in every shape.
-  CHECK(gd::onesweep_shape<std::uint32_t, gd::no_values, false>::lookback_window == 4);
-  CHECK(gd::onesweep_shape<std::uint32_t, gd::no_values, true>::lookback_window == 4);
-  CHECK(gd::onesweep_shape<gd::packed_pair<std::uint32_t>, gd::no_values, true>::lookback_window == 4);
-  // Pairs: four in one wave and in few waves, one in many waves (L2 traffic).
-  CHECK(gd::onesweep_shape<std::uint64_t, std::uint32_t, false>::lookback_window == 4);
-  CHECK(gd::onesweep_shape<std::uint64_t, std::uint32_t, true>::lookback_window == 1);
-  CHECK(gd::onesweep_shape<std::uint64_t, std::uint32_t, true, path::direct, true>::lookback_window == 4);
-  CHECK(gd::onesweep_shape<std::uint32_t, std::uint32_t, true, path::direct_packed>::lookback_window == 1);
-  CHECK(gd::onesweep_shape<std::uint32_t, std::uint32_t, true, path::direct_packed, true>::lookback_window == 4);
-  // The few-waves form changes nothing else.
-  CHECK(gd::onesweep_shape<std::uint64_t, std::uint32_t, true, path::direct, true>::tile_items ==
-        gd::onesweep_shape<std::uint64_t, std::uint32_t, true>::tile_items);
-  CHECK(gd::fused_shape<std::uint64_t, std::uint32_t>::lookback_window == 4);
+TEST_CASE("radix plan: the size query's workspace holds every plan's and grows with n", "[host][sort]") {
+  check_size_query_workspace<std::uint32_t, gd::no_values>();
+  check_size_query_workspace<std::uint32_t, std::uint32_t>();
+  check_size_query_workspace<std::uint64_t, std::uint32_t>();
+  check_size_query_workspace<std::uint8_t, gd::no_values>();
+  check_size_query_workspace<double, std::uint64_t>();
 }
 
-TEST_CASE("onesweep: the workspace holds the layout of every pass shape", "[host][sort]") {
-  check_workspace_holds_every_shape<std::uint32_t, std::uint32_t, unsigned>();
-  check_workspace_holds_every_shape<std::uint32_t, std::uint32_t, unsigned long long>();
-  check_workspace_holds_every_shape<float, int, unsigned>();
-  check_workspace_holds_every_shape<std::uint32_t, gd::no_values, unsigned>();
-  check_workspace_holds_every_shape<std::uint64_t, std::uint32_t, unsigned>();
-  check_workspace_holds_every_shape<std::uint8_t, std::uint32_t, unsigned long long>();
-  check_workspace_holds_every_shape<std::int32_t, std::uint32_t, unsigned>();
+TEST_CASE("radix plan: signed and floating keys take the tiles of unsigned ones", "[host][sort]") {
+  CHECK(gd::radix_configs<std::int32_t, gd::no_values>::one_wave::tile_items ==
+        gd::radix_configs<std::uint32_t, gd::no_values>::one_wave::tile_items);
+  CHECK(gd::radix_configs<float, std::uint32_t>::many_waves::tile_items ==
+        gd::radix_configs<std::uint32_t, std::uint32_t>::many_waves::tile_items);
+  CHECK(gd::radix_configs<std::int64_t, std::uint32_t>::many_waves::tile_items ==
+        gd::radix_configs<std::uint64_t, std::uint32_t>::many_waves::tile_items);
+  // Look-back: four states a step, one for pairs in many waves (their passes are bound by L2).
+  CHECK(gd::radix_configs<std::uint32_t, gd::no_values>::many_waves::lookback_window == 4);
+  CHECK(gd::radix_configs<std::uint32_t, std::uint32_t>::one_wave::lookback_window == 4);
+  CHECK(gd::radix_configs<std::uint32_t, std::uint32_t>::many_waves::lookback_window == 1);
+  CHECK(gd::radix_configs<std::uint32_t, std::uint32_t>::fused::lookback_window == 4);
 }
 
-}  // namespace onesweep_plan
+}  // namespace plan_table

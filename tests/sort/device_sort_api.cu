@@ -218,19 +218,18 @@ std::vector<bool> passes_that_ran(const device_vector<unsigned char>& temp, int 
   return ran;
 }
 
-/// One sort captured into a graph (`hook`: detail::radix_capture_switch_override) and replayed with
-/// keys whose differing digit positions change from replay to replay (all, 3, 1, none), checked
-/// against CUB. With the switch only the passes the plan keeps run (pass 0 always: it copies where
-/// none is kept); without it every pass kernel runs and the skipped ones leave at once. The
-/// `allocating` form captures its workspace's allocation and release as graph nodes, so which pass
-/// kernels ran is not read back there (the workspace is gone after each replay).
+/// One sort captured into a graph and replayed with keys whose differing digit positions change from
+/// replay to replay (all, 3, 1, none), checked against CUB: the pass count is chosen on the device,
+/// so every pass kernel runs in every replay and the skipped ones leave at once (pass 0 copies
+/// where none is kept). The `allocating` form captures its workspace's allocation and release as
+/// graph nodes, so which pass kernels ran is not read back there (the workspace is gone after each
+/// replay).
 template <class Key, class Value>
-void check_captured_pass_skipping(std::size_t n, int hook, bool with_switch, bool allocating = false) {
+void check_captured_pass_skipping(std::size_t n, bool allocating = false) {
   constexpr bool pairs = !std::is_same_v<Value, keys_only>;
   constexpr int passes = static_cast<int>(sizeof(Key));
-  INFO("n = " << n << (pairs ? ", pairs" : ", keys") << ", " << 8 * sizeof(Key) << "-bit keys, switch hook " << hook
-              << ", switch expected " << (with_switch ? "on" : "off") << (allocating ? ", allocating form" : "")
-              << " (GPUPRIM_TEST_SEED=" << gpuprim_test::test_seed() << ")");
+  INFO("n = " << n << (pairs ? ", pairs" : ", keys") << ", " << 8 * sizeof(Key) << "-bit keys"
+              << (allocating ? ", allocating form" : "") << " (GPUPRIM_TEST_SEED=" << gpuprim_test::test_seed() << ")");
   const gpuprim_test::scoped_stream stream;
   device_vector<Key> keys_in(n), keys_out(n + guard_items);
   device_vector<Value> values_in(pairs ? n : 0), values_out(pairs ? n + guard_items : 0);
@@ -252,7 +251,6 @@ void check_captured_pass_skipping(std::size_t n, int hook, bool with_switch, boo
   if (!allocating) REQUIRE_CUDA(sort(nullptr, bytes));
   device_vector<unsigned char> temp(bytes);
 
-  const scoped_hook switch_hook(gpuprim::detail::radix_capture_switch_override, hook);
   cudaGraph_t graph = nullptr;
   REQUIRE_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
   const cudaError_t captured = sort(temp.data(), bytes);
@@ -269,7 +267,7 @@ void check_captured_pass_skipping(std::size_t n, int hook, bool with_switch, boo
     REQUIRE_CUDA(cudaGraphNodeGetType(node, &type));
     conditionals += type == cudaGraphNodeTypeConditional ? 1 : 0;
   }
-  CHECK(conditionals == (with_switch ? 1 : 0));
+  CHECK(conditionals == 0);
   cudaGraphExec_t exec = nullptr;
   REQUIRE_CUDA(cudaGraphInstantiate(&exec, graph, 0));
 
@@ -304,7 +302,7 @@ void check_captured_pass_skipping(std::size_t n, int hook, bool with_switch, boo
     const std::vector<bool> ran = passes_that_ran(temp, passes);
     for (int slot = 0; slot < passes; ++slot) {
       INFO("pass kernel " << slot);
-      CHECK(ran[slot] == (!with_switch || slot == 0 || slot < kept));
+      CHECK(ran[slot]);
     }
   }
   CHECK_CUDA(cudaGraphExecDestroy(exec));
@@ -313,38 +311,21 @@ void check_captured_pass_skipping(std::size_t n, int hook, bool with_switch, boo
 
 }  // namespace
 
-TEST_CASE("device radix sort: a captured sort launches no skipped pass", "[sort][device]") {
-  // Inside a stream capture the passes after the first go under one SWITCH node that the upfront
-  // histogram sets from its plan, where their grid is large (radix_capture_switch_min_waves; the
-  // hook forces it at these sizes). Sizes past the fused single-launch sort (its passes are not
-  // launches): one-wave and early-scatter grids, and for uint32 pairs the packed passes (words
-  // after the first pass) forced as well. Small mode (the sanitizer runs): uint32 keys and pairs,
-  // with the switch.
+TEST_CASE("device radix sort: a captured sort replays with pass skipping", "[sort][device]") {
+  // Sizes past the fused single-launch sort (its passes are not launches): one-wave and many-wave
+  // grids. Small mode (the sanitizer runs): uint32 keys and pairs.
   const bool small = gpuprim_test::small_mode();
-  for (bool with_switch : {true, false}) {
-    if (small && !with_switch) continue;
-    const int hook = with_switch ? 1 : 0;
-    check_captured_pass_skipping<std::uint32_t, keys_only>(300007, hook, with_switch);
-    check_captured_pass_skipping<std::uint32_t, std::uint32_t>(300007, hook, with_switch);
-    if (small) continue;
-    check_captured_pass_skipping<std::uint64_t, keys_only>(300007, hook, with_switch);
-    {
-      const scoped_hook forced(gpuprim::detail::onesweep_shape_override, 4);
-      check_captured_pass_skipping<std::uint32_t, std::uint32_t>(1000003, hook, with_switch);
-    }
-    check_captured_pass_skipping<std::uint32_t, keys_only>(5000011, hook, with_switch);
-    check_captured_pass_skipping<std::uint64_t, std::uint32_t>(5000011, hook, with_switch);
+  check_captured_pass_skipping<std::uint32_t, keys_only>(300007);
+  check_captured_pass_skipping<std::uint32_t, std::uint32_t>(300007);
+  if (!small) {
+    check_captured_pass_skipping<std::uint64_t, keys_only>(300007);
+    check_captured_pass_skipping<std::uint32_t, keys_only>(5000011);
+    check_captured_pass_skipping<std::uint64_t, std::uint32_t>(5000011);
   }
   // The allocating form captures its workspace as an allocation node before the sort and a free
-  // node after it; the switch's bodies run between them.
-  check_captured_pass_skipping<std::uint32_t, keys_only>(300007, 1, true, true);
-  if (!small) check_captured_pass_skipping<std::uint64_t, std::uint32_t>(5000011, 1, true, true);
-  // By default a grid of fewer waves than radix_capture_switch_min_waves keeps plain launches
-  // (300007 keys: 24-32 tiles, one wave on a GPU of 16 SMs or more).
-  int device = 0, sms = 0;
-  REQUIRE_CUDA(cudaGetDevice(&device));
-  REQUIRE_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  if (!small && sms >= 16) check_captured_pass_skipping<std::uint32_t, keys_only>(300007, -1, false);
+  // node after it.
+  check_captured_pass_skipping<std::uint32_t, keys_only>(300007, true);
+  if (!small) check_captured_pass_skipping<std::uint64_t, std::uint32_t>(5000011, true);
 }
 
 TEST_CASE("device radix sort: two streams at once", "[sort][device]") {

@@ -8,7 +8,6 @@
 
 #include <cub/device/device_radix_sort.cuh>
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -21,19 +20,6 @@
 #include "support/test_util.cuh"
 
 namespace sort_test {
-
-/// Sets one of the library's test hooks (detail::onesweep_shape_override,
-/// detail::radix_histogram_override) for its lifetime, then back to -1: the library chooses again.
-class scoped_hook {
- public:
-  scoped_hook(std::atomic<int>& hook, int value) : hook_(hook) { hook_.store(value); }
-  ~scoped_hook() { hook_.store(-1); }
-  scoped_hook(const scoped_hook&) = delete;
-  scoped_hook& operator=(const scoped_hook&) = delete;
-
- private:
-  std::atomic<int>& hook_;
-};
 
 /// The Value of a keys-only sort.
 struct keys_only {};
@@ -50,7 +36,22 @@ struct sort_call {
   cudaStream_t stream = 0;
   std::size_t offset = 0;          // items before every input and output array (misalignment)
   std::size_t workspace_skew = 0;  // bytes before the workspace (misalignment)
+  /// A path forced through the internal entry point (workspace form only); automatic: the plan's.
+  gpuprim::detail::radix_path path = gpuprim::detail::radix_path::automatic;
 };
+
+/// The path names of describe().
+inline const char* path_name(gpuprim::detail::radix_path p) {
+  using gpuprim::detail::radix_path;
+  switch (p) {
+    case radix_path::rank: return "rank sort";
+    case radix_path::bucket: return "bucketed rank sort";
+    case radix_path::fused: return "fused sort";
+    case radix_path::one_wave: return "onesweep, one-wave tiles";
+    case radix_path::many_waves: return "onesweep, many-wave tiles";
+    default: return "the plan's path";
+  }
+}
 
 inline constexpr std::size_t guard_items = 16;
 
@@ -64,6 +65,7 @@ std::string describe(std::size_t n, const sort_call& c, int end_bit) {
      << (c.stream != 0 ? ", own stream" : ", default stream");
   if (c.offset != 0) os << ", arrays offset by " << c.offset << " items";
   if (c.workspace_skew != 0) os << ", workspace offset by " << c.workspace_skew << " bytes";
+  if (c.path != gpuprim::detail::radix_path::automatic) os << ", forced: " << path_name(c.path);
   os << " (GPUPRIM_TEST_SEED=" << gpuprim_test::test_seed() << ")";
   return os.str();
 }
@@ -74,6 +76,20 @@ cudaError_t gpuprim_sort(void* temp, std::size_t& bytes, const Key* keys_in, Key
                          Value* values_out, std::size_t n, const sort_call& c) {
   const int end_bit = c.end_bit < 0 ? key_bits<Key> : c.end_bit;
   const bool defaults = c.end_bit < 0 && c.begin_bit == 0 && c.stream == 0;
+  if (c.path != gpuprim::detail::radix_path::automatic) {
+    // The internal entry point with a forced path, as the public workspace form calls it.
+    using lib_value = std::conditional_t<std::is_same_v<Value, keys_only>, gpuprim::detail::no_values, Value>;
+    const auto* v_in = reinterpret_cast<const lib_value*>(values_in);
+    auto* v_out = reinterpret_cast<lib_value*>(values_out);
+    const bool size_query = temp == nullptr;
+    const cudaError_t e =
+        c.descending ? gpuprim::detail::radix_sort<true>(temp, bytes, size_query, keys_in, keys_out, v_in, v_out, n,
+                                                         c.begin_bit, end_bit, c.stream, c.path)
+                     : gpuprim::detail::radix_sort<false>(temp, bytes, size_query, keys_in, keys_out, v_in, v_out, n,
+                                                          c.begin_bit, end_bit, c.stream, c.path);
+    if (e == cudaSuccess && size_query && bytes == 0) bytes = 1;
+    return e;
+  }
   if constexpr (std::is_same_v<Value, keys_only>) {
     if (c.descending) {
       return defaults ? gpuprim::radix_sort_keys_descending(temp, bytes, keys_in, keys_out, n)

@@ -152,7 +152,7 @@ class block_radix_rank {
  private:
   /// `match_digit(d)` over the digit's low `Bits` bits, with `all_ones` from `opaque_all_ones()`:
   /// one ballot per digit bit
-  /// (__match_any_sync made the whole sort 2x slower on the H200; notes/PERF.md), in PTX so that
+  /// (__match_any_sync made the whole sort 2x slower on the H200), in PTX so that
   /// each bit costs a bit test into a predicate (ptxas sets seven at once with R2P), the ballot
   /// and a predicated complement (from C++, nvcc tested every bit twice). The ranking is bound by
   /// the ALU pipe, which issues at half the rate of the scheduler, so beyond its ballot a bit
@@ -161,7 +161,7 @@ class block_radix_rank {
   ///   (~x == x * -1 + -1; `all_ones` comes from a ballot, so ptxas cannot fold it back into a
   ///   logic instruction);
   /// - the ballots are ANDed three at a time (lop3), not one at a time.
-  /// H200, 2^28 keys (notes/PERF.md, session 23): u32 keys 0.93x the time, f32 0.94x, u64 0.96x,
+  /// H200, 2^28 keys: u32 keys 0.93x the time, f32 0.94x, u64 0.96x,
   /// u32/u32 pairs 0.98x.
   template <int Bits>
   static GPUPRIM_DEVICE unsigned match_digit(unsigned d, unsigned all_ones) {

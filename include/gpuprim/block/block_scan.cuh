@@ -30,8 +30,8 @@ class block_scan {
   static constexpr int warps = BlockThreads / 32;
   /// From this many warps on, the warp totals are combined by a shuffle scan in every warp rather
   /// than folded one by one in every thread: at 32 warps the fold issued ~95 instructions a
-  /// thread (2048-entry scans of the bucketed rank sort: ~7% of its time each, ncu; notes/PERF.md,
-  /// session 31), which the shuffle scan cuts to ~15; below, the fold's shorter chain of dependent
+  /// thread (2048-entry scans of the bucketed rank sort: ~7% of its time each, ncu)
+  ///, which the shuffle scan cuts to ~15; below, the fold's shorter chain of dependent
   /// instructions is kept.
   static constexpr int shuffle_fold_warps = 16;
   /// Lanes of that shuffle scan: the warp count rounded up to a power of two.

@@ -1,7 +1,7 @@
 // Asynchronous copies from global into shared memory: Hopper's (sm_90) shared-memory mbarriers and
-// bulk copies (cp.async.bulk, the non-tensor form of the TMA), and sm_80's per-thread copies of one
-// item (cp.async). On older targets the bulk-copy functions compile to nothing (the host launches
-// code that uses them only on sm_90 and up) and the per-thread copies to plain ones.
+// bulk copies (cp.async.bulk, the non-tensor form of the TMA), and the bulk prefetch into L2. On
+// older targets they compile to nothing (the host launches code that uses them only on sm_90 and
+// up).
 #pragma once
 
 #include "config.cuh"
@@ -100,28 +100,6 @@ GPUPRIM_DEVICE void bulk_copy_to_shared(void* dst, const void* src, unsigned byt
   (void)src;
   (void)bytes;
   (void)bar;
-#endif
-}
-
-/// One thread: starts copying one `T` (4 or 8 naturally aligned bytes) from global `src` to shared
-/// `dst` (cp.async, sm_80 and up: the item does not pass through a register). The copy has landed
-/// after async_copy_wait_all(); older targets copy at once.
-template <class T>
-GPUPRIM_DEVICE void async_copy_item(T* dst, const T* src) {
-  static_assert((sizeof(T) == 4 || sizeof(T) == 8) && alignof(T) == sizeof(T), "cp.async copies 4 or 8 aligned bytes");
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(shared_address(dst)), "l"(src), "n"(sizeof(T))
-               : "memory");
-#else
-  *dst = *src;
-#endif
-}
-
-/// Waits until every async_copy_item of this thread has landed. Other threads see the copied
-/// items after a block barrier that follows.
-GPUPRIM_DEVICE void async_copy_wait_all() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.wait_all;" ::: "memory");
 #endif
 }
 

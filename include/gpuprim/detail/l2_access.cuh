@@ -1,5 +1,5 @@
 // Loads and stores that go through L2 only, for values one block writes and another reads within
-// a kernel; and a prefetch into L2 of data a block will read soon.
+// a kernel.
 #pragma once
 
 #include <cstddef>
@@ -42,18 +42,6 @@ GPUPRIM_DEVICE T l2_load(const T* p) {
     std::memcpy(&value, bytes, sizeof(T));
   }
   return value;
-}
-
-/// Asks L2 to fetch the 128-byte lines of [p, p + bytes) (a hint: nothing waits for it). Every
-/// thread of a block of `Threads` threads calls it; each takes every Threads-th line.
-template <int Threads>
-GPUPRIM_DEVICE void l2_prefetch(const void* p, std::size_t bytes) {
-  constexpr std::size_t line = 128;
-  const auto begin = reinterpret_cast<std::uintptr_t>(p) & ~std::uintptr_t(line - 1);
-  const auto end = reinterpret_cast<std::uintptr_t>(p) + bytes;
-  for (std::uintptr_t at = begin + threadIdx.x * line; at < end; at += Threads * line) {
-    asm volatile("prefetch.L2 [%0];" ::"l"(at));
-  }
 }
 
 }  // namespace detail

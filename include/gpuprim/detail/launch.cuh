@@ -13,6 +13,7 @@
 #include <cuda_runtime.h>
 
 #include "config.cuh"
+#include "grid_dependency.cuh"
 
 GPUPRIM_NAMESPACE_BEGIN
 namespace detail {
@@ -184,7 +185,7 @@ decltype(auto) with_kernel_params(Use&& use, Args&&... args) {
 // Plain launches go through the driver's cuLaunchKernel where they can: on the H200's host it
 // takes ~0.3 us less a launch than the runtime's cudaLaunchKernel(Ex) or <<<>>>, timed with events
 // around single launches of the 1024-key sort as the benchmarks time them, and ~0.2-0.4 us less
-// host time (notes/PERF.md, session 54). The entry points come from the runtime
+// host time. The entry points come from the runtime
 // (cudaGetDriverEntryPointByVersion: nothing links libcuda), and each thread caches the kernel's
 // CUfunction together with the unique id of the context it belongs to, so that another device,
 // a context of the user's or a new primary context after cudaDeviceReset looks it up afresh.
@@ -429,89 +430,6 @@ template <class Call>
   e = call(temp, bytes, false);
   const cudaError_t freed = cudaFreeAsync(temp, stream);
   return e != cudaSuccess ? e : freed;
-}
-
-/// A conditional node's handle for a kernel to set (cudaGraphSetConditional), where `enabled`: the
-/// kernel then runs in the graph that owns the handle.
-struct graph_switch {
-  cudaGraphConditionalHandle handle = 0;
-  unsigned enabled = 0;
-};
-
-/// The graph that `stream` is being captured into, or null where it is not being captured.
-[[nodiscard]] inline cudaError_t capturing_graph(cudaStream_t stream, cudaGraph_t& graph) {
-  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-  cudaGraph_t captured = nullptr;
-  const cudaError_t e = cudaStreamGetCaptureInfo(stream, &status, nullptr, &captured);
-  graph = e == cudaSuccess && status == cudaStreamCaptureStatusActive ? captured : nullptr;
-  return e;
-}
-
-/// Adds a SWITCH node on `sw.handle` with `cases` bodies (returned in `bodies`) to the graph being
-/// captured on `stream`, after everything captured there so far, and makes the stream's later work
-/// wait for it.
-[[nodiscard]] inline cudaError_t capture_switch(cudaStream_t stream, const graph_switch& sw, unsigned cases,
-                                                cudaGraph_t*& bodies) {
-  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-  cudaGraph_t graph = nullptr;
-  const cudaGraphNode_t* after = nullptr;
-  const cudaGraphEdgeData* edges = nullptr;
-  std::size_t count = 0;
-  cudaError_t e = cudaStreamGetCaptureInfo(stream, &status, nullptr, &graph, &after, &edges, &count);
-  if (e != cudaSuccess) return e;
-  if (status != cudaStreamCaptureStatusActive) return cudaErrorStreamCaptureInvalidated;
-  cudaGraphNodeParams params = {};
-  params.type = cudaGraphNodeTypeConditional;
-  params.conditional.handle = sw.handle;
-  params.conditional.type = cudaGraphCondTypeSwitch;
-  params.conditional.size = cases;
-  cudaGraphNode_t node = nullptr;
-  e = cudaGraphAddNode(&node, graph, after, edges, count, &params);
-  if (e != cudaSuccess) return e;
-  bodies = params.conditional.phGraph_out;
-  return cudaStreamUpdateCaptureDependencies(stream, &node, nullptr, 1, cudaStreamSetCaptureDependencies);
-}
-
-/// Adds `kernel<<<grid, block, dynamic_smem>>>(args...)` to `graph` as a kernel node after `after`
-/// (none where null), through a programmatic edge (the kernel node's form of a launch in
-/// launch_mode::overlap_previous) where `overlap_previous`. The arguments are copied into the node.
-template <class... Params, class... Args>
-[[nodiscard]] cudaError_t add_kernel_node(cudaGraph_t graph, const cudaGraphNode_t* after, bool overlap_previous,
-                                          cudaGraphNode_t& node, void (*kernel)(Params...), unsigned grid,
-                                          unsigned block, std::size_t dynamic_smem, Args&&... args) {
-  return with_kernel_params<Params...>(
-      [&](void** pointers) {
-        cudaGraphNodeParams params = {};
-        params.type = cudaGraphNodeTypeKernel;
-        params.kernel.func = reinterpret_cast<void*>(kernel);
-        params.kernel.gridDim = dim3(grid);
-        params.kernel.blockDim = dim3(block);
-        params.kernel.sharedMemBytes = static_cast<unsigned>(dynamic_smem);
-        params.kernel.kernelParams = pointers;
-        cudaGraphEdgeData edge = {};
-        if (overlap_previous) {
-          edge.from_port = cudaGraphKernelNodePortProgrammatic;
-          edge.type = cudaGraphDependencyTypeProgrammatic;
-        }
-        return cudaGraphAddNode(&node, graph, after, after != nullptr ? &edge : nullptr, after != nullptr ? 1 : 0,
-                                &params);
-      },
-      std::forward<Args>(args)...);
-}
-
-/// Device side of programmatic dependent launch: lets the next kernel in the stream start now.
-GPUPRIM_DEVICE void allow_next_grid() {
-#if GPUPRIM_HAS_PDL
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
-
-/// Device side of programmatic dependent launch: waits until the previous kernel in the stream
-/// has finished and its writes are visible. A no-op when the launch was an ordinary one.
-GPUPRIM_DEVICE void wait_for_previous_grid() {
-#if GPUPRIM_HAS_PDL
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
 }
 
 }  // namespace detail

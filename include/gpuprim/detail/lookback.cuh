@@ -249,5 +249,61 @@ struct lookback_prefix_op {
   }
 };
 
+/// Tile states of counts (the radix sort's digit counts): one 64-bit word per tile and digit, the
+/// status in the top two bits and the count below, written and read in one access, so no fence
+/// is needed on either side. `column` points at the first tile's word of one digit; the words of
+/// one digit lie `stride` apart.
+struct count_tile_states {
+  static constexpr int value_bits = 62;
+  static constexpr unsigned long long value_mask = (1ull << value_bits) - 1;
+  static constexpr unsigned long long aggregate = static_cast<unsigned long long>(status_aggregate) << value_bits;
+  static constexpr unsigned long long prefix = static_cast<unsigned long long>(status_prefix) << value_bits;
+
+  unsigned long long* column;
+  std::size_t stride;
+
+  GPUPRIM_DEVICE void publish(std::size_t tile, unsigned long long status, unsigned long long count) const {
+    relaxed_store(column + tile * stride, status | count);
+  }
+  GPUPRIM_DEVICE unsigned long long load(std::size_t tile) const { return relaxed_load(column + tile * stride); }
+};
+
+/// The exclusive prefix of one digit's count for `tile` (> 0) over count_tile_states: each lane of
+/// a warp looks back for its own digit, reading `Window` predecessors a step (one round trip to L2
+/// for several tiles), adding them newest first up to the first with a PREFIX, or up to the first
+/// that has published nothing yet (read again next step). The lanes step together, so that a
+/// warp's loads of one tile coalesce. Every lane of the warp calls it (tile 0 publishes a PREFIX,
+/// so no walk passes it).
+template <int Window>
+GPUPRIM_DEVICE unsigned long long look_back_count(const count_tile_states& states, std::size_t tile) {
+  using state = count_tile_states;
+  unsigned long long before = 0;
+  std::size_t t = tile - 1;  // the newest tile not yet added
+  bool done = false;
+  while (__any_sync(full_warp_mask, !done)) {
+    if (done) continue;
+    unsigned long long word[Window];
+#pragma unroll
+    for (int w = 0; w < Window; ++w) word[w] = t >= std::size_t(w) ? states.load(t - w) : 0ull;
+    bool stop = false;
+#pragma unroll
+    for (int w = 0; w < Window; ++w) {
+      const unsigned long long status = word[w] & ~state::value_mask;
+      if (stop || status == 0) {
+        stop = true;
+        continue;
+      }
+      before += word[w] & state::value_mask;
+      if (status == state::prefix) {
+        done = true;
+        stop = true;
+      } else {
+        --t;
+      }
+    }
+  }
+  return before;
+}
+
 }  // namespace detail
 GPUPRIM_NAMESPACE_END

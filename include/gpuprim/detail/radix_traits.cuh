@@ -78,7 +78,7 @@ struct radix_key {
   /// `order(b, descending) == b ^ order_mask(descending)`. The sign bit for signed keys, none for
   /// unsigned ones; every bit inverted when `descending`. The onesweep pass's scatter undoes the
   /// transform in the last pass only by XORing every key with this mask or 0: a per-item
-  /// `last ? unorder(key) : key` made nvcc compile the scatter twice (notes/PERF.md, session 38).
+  /// `last ? unorder(key) : key` made nvcc compile the scatter twice.
   GPUPRIM_HOST_DEVICE static constexpr bits_t order_mask(bool descending) {
     static_assert(order_is_xor, "floating keys' order is not an XOR");
     return static_cast<bits_t>((is_signed_integer ? high_bit : bits_t(0)) ^ (descending ? all_ones : bits_t(0)));

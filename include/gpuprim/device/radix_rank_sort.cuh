@@ -7,13 +7,11 @@
 // into shared memory; each warp owns rank_sort_keys_per_warp consecutive keys, its lanes count over
 // interleaved 16-byte slices of the whole array, a warp-wide sum (warp_reduce) gives each owned
 // key its rank, and the owning lane writes the key and its value straight to that position of the
-// output. No block-wide barrier after the load. Up to rank_sort_small_items keys (1024 of up to 4
-// bytes, 512 of 8) the kernel counts over shared memory padded to a fixed 8 slices, unrolled and
-// without branches, 2 keys a warp (count_before_unrolled).
+// output. No block-wide barrier after the load.
 //
 // n^2 comparisons (two instructions each for 32-bit sort values) are spread over the whole GPU,
 // so the sort of a few thousand keys takes a few microseconds, where a radix sort in one block is
-// a chain of barriers and shared atomics, pass after pass (notes/PERF.md, session 14). The result
+// a chain of barriers and shared atomics, pass after pass. The result
 // is exactly the LSD radix sort's: the same sort values, equal ones in input order.
 #pragma once
 
@@ -23,9 +21,10 @@
 
 #include <cuda_runtime.h>
 
-#include "config.cuh"
-#include "radix_traits.cuh"
 #include "../block/block_scan.cuh"
+#include "../detail/config.cuh"
+#include "../detail/radix_traits.cuh"
+#include "../shape.cuh"
 #include "../warp/warp_reduce.cuh"
 
 GPUPRIM_NAMESPACE_BEGIN
@@ -38,17 +37,6 @@ inline constexpr int rank_sort_max_threads = 1024;
 /// Sort values are compared as 32-bit words (keys of up to 4 bytes) or 64-bit ones.
 template <class Key>
 using rank_sort_word = std::conditional_t<(sizeof(Key) > 4), std::uint64_t, std::uint32_t>;
-
-/// The smallest inputs (up to rank_sort_small_items) take the unrolled form of the kernel: shared
-/// memory padded to rank_sort_small_slices warp slices, each warp owning
-/// rank_sort_small_keys_per_warp keys, blocks of rank_sort_small_threads (see count_before_unrolled).
-inline constexpr int rank_sort_small_slices = 8;
-inline constexpr int rank_sort_small_keys_per_warp = 2;
-inline constexpr int rank_sort_small_threads = 256;
-/// Keys the unrolled form takes: 1024 of up to 4 bytes, 512 of 8 bytes.
-template <class Key>
-inline constexpr std::size_t rank_sort_small_items =
-    std::size_t(rank_sort_small_slices) * 32 * (16 / sizeof(rank_sort_word<Key>));
 
 /// Mask of the bits [begin_bit, end_bit) of a sort value.
 template <class Word>
@@ -201,122 +189,47 @@ GPUPRIM_DEVICE void count_before(const Word* sort_values, int slices, int home, 
   }
 }
 
-/// before[k] for the owned keys first + k (in this warp's home slice) where all sort values lie in
-/// Slices slices, padded with all ones: every slice of the lane is loaded first, then counted with
-/// one addend a slice, ~m before the home slice (a carry where w > m: sorts after) and 0 - m from
-/// it on (a carry where w >= m), so that no slice needs a branch. The home slice then only adds
-/// back the keys before the owned one that equal it; for m == 0 only the slices before home count
-/// (no value is smaller than 0, and 0 - 0 never carries). Against the general loops, H200, 1024
-/// u32 keys timed as the benchmark times them: the counting 643 cycles instead of 1446 (with 2 keys
-/// a warp instead of 4), the sort 0.3 us sooner (notes/PERF.md, session 50).
-template <int Slices, int Owned, class Word>
-GPUPRIM_DEVICE void count_before_unrolled(const Word* sort_values, int home, int first, int lane,
-                                          const Word (&mine)[Owned], unsigned (&before)[Owned]) {
-  constexpr int per_load = 16 / static_cast<int>(sizeof(Word));
-  const uint4* loads = reinterpret_cast<const uint4*>(sort_values) + lane;
-  uint4 v[Slices];
-#pragma unroll
-  for (int s = 0; s < Slices; ++s) v[s] = loads[s * 32];
-  const uint4 home_load = loads[home * 32];
-  Word not_mine[Owned];
-  Word neg_mine[Owned];
-  unsigned above[2][Owned];  // two counts a key (even and odd slices): shorter dependency chains
-#pragma unroll
-  for (int k = 0; k < Owned; ++k) {
-    not_mine[k] = static_cast<Word>(~mine[k]);
-    neg_mine[k] = static_cast<Word>(Word(0) - mine[k]);
-    above[0][k] = 0;
-    above[1][k] = 0;
-  }
-#pragma unroll
-  for (int s = 0; s < Slices; ++s) {
-    const bool left = s < home;
-    Word w[per_load];
-    unpack_words(v[s], w);
-#pragma unroll
-    for (int k = 0; k < Owned; ++k) {
-      const Word addend = left ? not_mine[k] : neg_mine[k];
-#pragma unroll
-      for (int e = 0; e < per_load; ++e) above[s & 1][k] = plus_carry(above[s & 1][k], w[e], addend);
-    }
-  }
-  Word w[per_load];
-  unpack_words(home_load, w);
-  const int j0 = (home * 32 + lane) * per_load;
-#pragma unroll
-  for (int k = 0; k < Owned; ++k) {
-    unsigned equal_before = 0;
-#pragma unroll
-    for (int e = 0; e < per_load; ++e) equal_before += (w[e] == mine[k] && j0 + e < first + k) ? 1u : 0u;
-    const auto considered = static_cast<unsigned>((mine[k] == 0 ? home : Slices) * per_load);
-    before[k] = considered - above[0][k] - above[1][k] + equal_before;
-  }
-}
-
 /// Sorts all n keys of `a` (a radix_sort_args; values too when HasValues) by counting comparisons,
 /// with rank_sort_smem_bytes<Key>(n) of dynamic shared memory; any block size that is a multiple
-/// of 32, a grid of at least n / rank_sort_keys_per_warp warps. With SmallSlices > 0 (n up to
-/// rank_sort_small_items<Key>): the unrolled counting (count_before_unrolled) over SmallSlices
-/// slices, rank_sort_smem_bytes<Key>(rank_sort_small_items<Key>) of shared memory, blocks of
-/// rank_sort_small_threads and n / rank_sort_small_keys_per_warp warps.
-template <class Key, bool HasValues, bool Descending, class Args, int SmallSlices = 0>
-__global__ void __launch_bounds__(SmallSlices > 0 ? rank_sort_small_threads : rank_sort_max_threads)
-    radix_rank_sort_kernel(const Args a) {
+/// of 32, a grid of at least n / rank_sort_keys_per_warp warps.
+template <class Key, bool HasValues, bool Descending, class Args>
+__global__ void __launch_bounds__(rank_sort_max_threads) radix_rank_sort_kernel(const Args a) {
   using bits_t = typename radix_key<Key>::bits_t;
   using word_t = rank_sort_word<Key>;
   constexpr int per_load = 16 / static_cast<int>(sizeof(word_t));
   constexpr int slice = 32 * per_load;  // sort values one warp-wide 16-byte load covers
-  constexpr bool unrolled = SmallSlices > 0;
-  constexpr int owned = unrolled ? rank_sort_small_keys_per_warp : rank_sort_keys_per_warp;
+  constexpr int owned = rank_sort_keys_per_warp;
   static_assert(slice % owned == 0, "a warp's keys lie in one slice");
   extern __shared__ __align__(16) unsigned char smem[];
   word_t* sort_values = reinterpret_cast<word_t*>(smem);
 
   const int n = static_cast<int>(a.n);
-  const int slices = unrolled ? SmallSlices : (n + slice - 1) / slice;
+  const int slices = (n + slice - 1) / slice;
   const word_t window = rank_sort_window<word_t>(a.begin_bit, a.end_bit);
   const bits_t* keys_in = reinterpret_cast<const bits_t*>(a.keys_in);
   const int lane = static_cast<int>(threadIdx.x % 32);
-  const int warps = unrolled ? rank_sort_small_threads / 32 : static_cast<int>(blockDim.x / 32);
+  const int warps = static_cast<int>(blockDim.x / 32);
   const int first = (static_cast<int>(blockIdx.x) * warps + static_cast<int>(threadIdx.x / 32)) * owned;
   // The owned key (and value) of lanes 0..owned-1, loaded now, in flight with the fill.
   rank_sort_owned<Key, HasValues, Args> item;
   const int i = first + lane;
   if (lane < owned && i < n) item.load(a, i);
   // Padding sorts after every key (all ones, and after them in index order).
-  if constexpr (unrolled) {
-    // A fixed number of values a thread, all loads in flight at once from the first
-    // instructions on: no trip count to compute before them (the loop below divides by
-    // blockDim.x first, a ~100-cycle chain ahead of the DRAM latency; notes/PERF.md, session 51).
-    constexpr int per_thread = SmallSlices * slice / rank_sort_small_threads;
-    static_assert(per_thread * rank_sort_small_threads == SmallSlices * slice, "whole values a thread");
-    const int t = static_cast<int>(threadIdx.x);
-    word_t w[per_thread];
+  // Loads in batches of fill_batch, all in flight at once.
+  constexpr int fill_batch = 4;
+  const int padded = slices * slice;
+  const int stride = static_cast<int>(blockDim.x);
+  for (int base = static_cast<int>(threadIdx.x); base < padded; base += fill_batch * stride) {
+    word_t w[fill_batch];
 #pragma unroll
-    for (int r = 0; r < per_thread; ++r) {
-      const int j = t + r * rank_sort_small_threads;
+    for (int r = 0; r < fill_batch; ++r) {
+      const int j = base + r * stride;
       w[r] = ~word_t(0);
       if (j < n) w[r] = rank_sort_value<Key, Descending>(keys_in[j], window);
     }
 #pragma unroll
-    for (int r = 0; r < per_thread; ++r) sort_values[t + r * rank_sort_small_threads] = w[r];
-  } else {
-    // Loads in batches of fill_batch, all in flight at once.
-    constexpr int fill_batch = 4;
-    const int padded = slices * slice;
-    const int stride = static_cast<int>(blockDim.x);
-    for (int base = static_cast<int>(threadIdx.x); base < padded; base += fill_batch * stride) {
-      word_t w[fill_batch];
-#pragma unroll
-      for (int r = 0; r < fill_batch; ++r) {
-        const int j = base + r * stride;
-        w[r] = ~word_t(0);
-        if (j < n) w[r] = rank_sort_value<Key, Descending>(keys_in[j], window);
-      }
-#pragma unroll
-      for (int r = 0; r < fill_batch; ++r) {
-        if (base + r * stride < padded) sort_values[base + r * stride] = w[r];
-      }
+    for (int r = 0; r < fill_batch; ++r) {
+      if (base + r * stride < padded) sort_values[base + r * stride] = w[r];
     }
   }
   __syncthreads();
@@ -327,11 +240,7 @@ __global__ void __launch_bounds__(SmallSlices > 0 ? rank_sort_small_threads : ra
   unsigned before[owned];
 #pragma unroll
   for (int k = 0; k < owned; ++k) mine[k] = sort_values[first + k];
-  if constexpr (unrolled) {
-    count_before_unrolled<SmallSlices>(sort_values, home, first, lane, mine, before);
-  } else {
-    count_before(sort_values, slices, home, first, lane, mine, before);
-  }
+  count_before(sort_values, slices, home, first, lane, mine, before);
   unsigned rank = 0;
 #pragma unroll
   for (int k = 0; k < owned; ++k) {
@@ -357,7 +266,7 @@ __global__ void __launch_bounds__(SmallSlices > 0 ? rank_sort_small_threads : ra
 // being the bucket's), which the block scan of the bucket counters turns into starts within the
 // bucket too (both counts packed into one word). The split
 // sort's counters lie in a spread layout (bucket_spread) against the bank conflicts of
-// single-bit buckets. H200, in-process A/B (notes/PERF.md, session 30), u32 AND-of-3 keys: 16384
+// single-bit buckets. H200, in-process A/B, u32 AND-of-3 keys: 16384
 // 0.72-0.74x the time (26.1 -> 19.2 us), 12288 0.80-0.81x, 8192 0.90-0.94x, 6144 0.94-0.97x;
 // uniform keys, AND-of-2 keys and keys in [0, 2^20), which do not split, 1.01-1.09x (the
 // detection, the scan's choice of layout, the second copy of the loops). Keys of 64 bits and
@@ -367,7 +276,7 @@ __global__ void __launch_bounds__(SmallSlices > 0 ? rank_sort_small_threads : ra
 // (`needed`); the bucket scan combines its warp totals by shuffles (block_scan, 16 warps and more)
 // and a split sort's part counts ride in the high half of the bucket counters' scan; each lane
 // finds its owned key's range of pairs before the warp counts them. H200, in-process A/B against
-// the sort before these (notes/PERF.md, session 31), 16384 keys: uniform u32 0.91x the time, u64
+// the sort before these, 16384 keys: uniform u32 0.91x the time, u64
 // 0.87-0.89x, f32 0.92-0.94x, AND-of-2 0.92-0.93x, AND-of-3 0.93x, u32/u32 pairs 0.91x.
 
 inline constexpr int bucket_sort_threads = 1024;
@@ -461,7 +370,7 @@ inline constexpr int bucket_start_entries = bucket_count + 32;
 /// Where bucket (or part) b's counter lies in the spread layout of a split sort: b with its bank
 /// (low 5 bits) XORed with a hash of the bits above, so that the buckets of single-bit values (32,
 /// 64, ..., 1024) no longer share bank 0 with bucket 0. A permutation within each run of 32
-/// entries (notes/PERF.md, session 27: modelled shared wavefronts of an AND-of-3 warp 7.6 -> 2.3).
+/// entries (modelled shared wavefronts of an AND-of-3 warp 7.6 -> 2.3).
 GPUPRIM_HOST_DEVICE constexpr unsigned bucket_spread(unsigned b) { return b ^ ((((b >> 5) * 61u) >> 3) & 31u); }
 
 /// Shared memory of a bucketed rank sort of n keys: the pairs, the bucket starts (with an end
@@ -614,7 +523,7 @@ __global__ void __launch_bounds__(bucket_sort_threads, 1) radix_bucket_sort_kern
   const bool split = can_split && crowded < bucket_count;
   const word_t mine = rank_sort_value<Key, Descending>(item.key, window);  // of lanes 0..owned-1
   // A split sort scatters every pair: most of its keys lie in the buckets its owned keys need, and
-  // the test per item cost AND-of-3 keys 1.05x the time (notes/PERF.md, session 31).
+  // the test per item cost AND-of-3 keys 1.05x the time.
   if (!split && lane < owned) atomicOr(&needed[bucket_of(mine) / 32], 1u << (bucket_of(mine) % 32));
   const auto at_of = [split](unsigned b) { return split ? bucket_spread(b) : b; };
   if (split) {

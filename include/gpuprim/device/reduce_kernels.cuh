@@ -16,13 +16,13 @@
 
 #include <cooperative_groups.h>
 
+#include "../detail/config.cuh"
+#include "../detail/item_source.cuh"
+#include "../detail/l2_access.cuh"
+#include "../detail/launch.cuh"
+#include "../detail/workspace.cuh"
+#include "../shape.cuh"
 #include "../tile/reduce_tile.cuh"
-#include "config.cuh"
-#include "item_source.cuh"
-#include "l2_access.cuh"
-#include "launch.cuh"
-#include "shapes.cuh"
-#include "workspace.cuh"
 
 GPUPRIM_NAMESPACE_BEGIN
 namespace detail {

@@ -12,14 +12,14 @@
 
 #include <cuda_runtime.h>
 
+#include "../detail/config.cuh"
+#include "../detail/item_source.cuh"
+#include "../detail/launch.cuh"
+#include "../detail/lookback.cuh"
+#include "../detail/workspace.cuh"
+#include "../shape.cuh"
 #include "../tile/scan_streaming.cuh"
 #include "../tile/scan_tile.cuh"
-#include "config.cuh"
-#include "item_source.cuh"
-#include "launch.cuh"
-#include "lookback.cuh"
-#include "shapes.cuh"
-#include "workspace.cuh"
 
 GPUPRIM_NAMESPACE_BEGIN
 namespace detail {
@@ -116,15 +116,6 @@ __global__ void __launch_bounds__(Shape::block_threads, (scan_min_blocks_per_sm<
 /// streaming scan with small inputs through it); otherwise the default shape.
 struct scan_force_streaming {};
 
-/// Inputs of at least this many items of `ItemBytes` bytes stream: 5M 4-byte items (20 MiB), 2M
-/// 8-byte items (16 MiB). Both kernels cut 32 KiB tiles (8192 or 4096 items). Same process as CUB,
-/// the streaming scan's time over the tile-per-block scan's (notes/PERF.md): 4-byte items (session
-/// 18) 5M 0.96-0.97 on the H100 and H200, 6M 0.93 (H100) and 0.96-0.98 (H200), 4M 1.03 (H100);
-/// 8-byte items (H200, session 19, once the streaming scan zeroed its own tile states and the
-/// memset before it shrank to 16 bytes) 1.5M 0.98-1.07, 2M 0.95-0.98, 3M 0.94-0.98, 4M 0.94-0.97.
-template <int ItemBytes>
-inline constexpr std::size_t streaming_scan_min_items = ItemBytes <= 4 ? std::size_t(5) << 20 : std::size_t(2) << 20;
-
 /// Launches the streaming scan when this device and the kernel's code support it (`launched`
 /// tells). Only the ticket bytes are zeroed first (a memset of 16 bytes); the kernel zeroes the
 /// tile states itself, on a cooperative grid (scan_streaming.cuh).
@@ -212,7 +203,7 @@ cudaError_t scan(void* temp, std::size_t& temp_bytes, bool size_query, InputIt i
   // ticket's bytes are left out. H200: a memset of up to 4096 bytes costs the host 0.8 us, a larger
   // one 2.8-3.5 us (a kernel launch: 3.1 us), and the GPU waits for it; without the ticket's 16
   // bytes, i32 at 2^22 (512 tiles) and 8-byte items at 2^20 (256 tiles) stay at 4096 bytes:
-  // 24.0 -> 19.9 us and 19.5 -> 15.1 us (notes/PERF.md, session 19). A memset costs 2.4 us less
+  // 24.0 -> 19.9 us and 19.5 -> 15.1 us. A memset costs 2.4 us less
   // than an init kernel overlapped with programmatic dependent launch (i32, 2^20).
   e = cudaMemsetAsync(static_cast<unsigned char*>(parts[scan_plan::status_part]) + scan_ticket_bytes, 0,
                       tiles * states_t::status_bytes_per_tile, stream);

@@ -24,7 +24,7 @@
 // types, minimum and maximum on integers). Other operators take the tile-per-block scan
 // (scan_tile.cuh). The ordered reductions tried in one warp took longer than a 32 KiB tile's
 // share of memory time (~2 us on an H100): 3.3 us per tile for in-order lane ranges read with a
-// rotation (no bank conflicts), more for a shuffle tree per row (notes/PERF.md).
+// rotation (no bank conflicts), more for a shuffle tree per row.
 //
 // Items are 16-byte vectors of G items in the slot; tile vector v belongs to chunk
 // v / chunk_vectors (one scanning warp), and in item order the tile is: chunks, then rows of 32

@@ -14,7 +14,7 @@
 #include "../block/block_scan.cuh"
 #include "../detail/config.cuh"
 #include "../detail/item_source.cuh"
-#include "../detail/launch.cuh"
+#include "../detail/grid_dependency.cuh"
 #include "../detail/lookback.cuh"
 #include "../detail/shuffle.cuh"
 #include "../warp/warp_scan.cuh"
