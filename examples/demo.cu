@@ -1,25 +1,26 @@
-// gpuprim demo: sum, min and max of 2^28 int32 items generated on the device,
-// checked against a host reference and timed against the toolkit's CUB.
-// Usage: demo [log2_items]   (default 28). Exits 1 without a usable CUDA GPU.
+// gpuprim demo: reduce (sum), scan (exclusive sum) and radix sort (keys, and key-value pairs) of
+// 2^24 items generated on the device, each beside the toolkit's CUB on the same input, checked
+// against a host reference (std::accumulate, std::exclusive_scan, std::stable_sort) and timed.
+// Usage: demo [log2_items]   (default 24; 1..28). Exits 1 without a usable CUDA GPU.
+#include <gpuprim/radix_sort.cuh>
 #include <gpuprim/reduce.cuh>
+#include <gpuprim/scan.cuh>
 
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
 
 #include <algorithm>
-#include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <thread>
+#include <numeric>
 #include <vector>
 
 namespace {
 
-constexpr int runs = 20;
-constexpr int large = 1000000;
+constexpr int runs = 11;
 
-// Items: a hash of the index in [-7, 7] (so |sum| <= 7 * 2^28 fits int32 exactly),
-// with one +1e6 at the very end (the tail must be read) and one -1e6 inside.
 __host__ __device__ inline std::uint32_t mix(std::uint32_t x) {
   x ^= x >> 16;
   x *= 0x7feb352dU;
@@ -28,50 +29,18 @@ __host__ __device__ inline std::uint32_t mix(std::uint32_t x) {
   x ^= x >> 16;
   return x;
 }
-__host__ __device__ inline std::size_t min_position(std::size_t n) { return n / 3 + n / 7 + 1; }
-__host__ __device__ inline int item(std::size_t i, std::size_t n) {
-  if (i == n - 1) return large;
-  if (i == min_position(n)) return -large;
-  return static_cast<int>(mix(static_cast<std::uint32_t>(i) ^ 0x9e3779b9U) % 15U) - 7;
-}
 
-__global__ void __launch_bounds__(256) generate(int* out, std::size_t n) {
+// Items for reduce and scan: in [-7, 7], so every sum of up to 2^28 of them fits int32 exactly.
+// Keys: random 32-bit words; values: the input positions (they prove the sort stable).
+__global__ void __launch_bounds__(256) generate(int* items, std::uint32_t* keys, std::uint32_t* positions,
+                                                std::size_t n) {
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
        i += std::size_t(gridDim.x) * blockDim.x) {
-    out[i] = item(i, n);
+    const auto u = static_cast<std::uint32_t>(i);
+    items[i] = static_cast<int>(mix(u ^ 0x9e3779b9U) % 15U) - 7;
+    keys[i] = mix(u * 2654435761U + 12345U) & 0xfffff0ffU;  // some equal keys: stability shows
+    positions[i] = u;
   }
-}
-
-struct reference {
-  int sum = 0, min = INT_MAX, max = INT_MIN;
-};
-
-// The same items on the host, in parallel chunks; the sum in 64 bits, then narrowed.
-reference host_reference(std::size_t n) {
-  const unsigned workers = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
-  std::vector<long long> sums(workers, 0);
-  std::vector<int> mins(workers, INT_MAX), maxs(workers, INT_MIN);
-  std::vector<std::thread> threads;
-  for (unsigned w = 0; w < workers; ++w) {
-    threads.emplace_back([&, w] {
-      for (std::size_t i = n * w / workers; i < n * (w + 1) / workers; ++i) {
-        const int x = item(i, n);
-        sums[w] += x;
-        mins[w] = std::min(mins[w], x);
-        maxs[w] = std::max(maxs[w], x);
-      }
-    });
-  }
-  for (auto& t : threads) t.join();
-  long long sum = 0;
-  reference r;
-  for (unsigned w = 0; w < workers; ++w) {
-    sum += sums[w];
-    r.min = std::min(r.min, mins[w]);
-    r.max = std::max(r.max, maxs[w]);
-  }
-  r.sum = static_cast<int>(sum);
-  return r;
 }
 
 bool ok(cudaError_t err, const char* what) {
@@ -79,21 +48,53 @@ bool ok(cudaError_t err, const char* what) {
   return err == cudaSuccess;
 }
 
-// Median time in microseconds of `runs` launches of `launch` (after one warm-up).
-template <class Launch>
-double median_us(Launch launch, cudaEvent_t start, cudaEvent_t stop, bool& good) {
-  good = good && ok(launch(), "warm-up");
+/// A device buffer that frees itself.
+template <class T>
+struct buffer {
+  T* p = nullptr;
+  explicit buffer(std::size_t n) {
+    if (cudaMalloc(&p, n * sizeof(T) > 0 ? n * sizeof(T) : 1) != cudaSuccess) p = nullptr;
+  }
+  ~buffer() { cudaFree(p); }
+  buffer(const buffer&) = delete;
+  buffer& operator=(const buffer&) = delete;
+  std::vector<T> download(std::size_t n) const {
+    std::vector<T> h(n);
+    cudaMemcpy(h.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost);
+    return h;
+  }
+};
+
+/// Median time in microseconds of `runs` calls of `call(temp, bytes)` (a workspace-form call)
+/// after a size query and one warm-up; false in `good` on any error.
+template <class Call>
+double median_us(Call call, bool& good) {
+  std::size_t bytes = 0;
+  good = good && ok(call(nullptr, bytes), "size query");
+  buffer<unsigned char> temp(bytes);
+  good = good && temp.p != nullptr && ok(call(temp.p, bytes), "warm-up");
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
   std::vector<float> ms(runs, 0.0f);
   for (int r = 0; r < runs && good; ++r) {
     cudaEventRecord(start);
-    good = ok(launch(), "launch");
+    good = ok(call(temp.p, bytes), "call");
     cudaEventRecord(stop);
     good = good && ok(cudaEventSynchronize(stop), "synchronize");
     cudaEventElapsedTime(&ms[r], start, stop);
   }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
   std::sort(ms.begin(), ms.end());
-  return 500.0 * (ms[runs / 2 - 1] + ms[runs / 2]);
+  return 1000.0 * ms[runs / 2];
 }
+
+struct row {
+  const char* name;
+  double gpuprim_us, cub_us;
+  bool match;
+};
 
 }  // namespace
 
@@ -106,87 +107,84 @@ int main(int argc, char** argv) {
                  probe != cudaSuccess ? cudaGetErrorString(probe) : "no CUDA devices");
     return 1;
   }
-  const int log2_n = argc > 1 ? std::atoi(argv[1]) : 28;
+  const int log2_n = argc > 1 ? std::atoi(argv[1]) : 24;
   if (log2_n < 1 || log2_n > 28) {
     std::fprintf(stderr, "usage: demo [log2_items in 1..28]\n");
     return 2;
   }
   const std::size_t n = std::size_t(1) << log2_n;
-
+  const int cub_n = static_cast<int>(n);
   cudaDeviceProp prop;
   int device = 0;
   cudaGetDevice(&device);
   cudaGetDeviceProperties(&prop, device);
 
-  int* d_in = nullptr;
-  int* d_out = nullptr;  // [0..2]: gpuprim sum/min/max, [3..5]: CUB sum/min/max
-  bool good = ok(cudaMalloc(&d_in, n * sizeof(int)), "cudaMalloc items") &&
-              ok(cudaMalloc(&d_out, 6 * sizeof(int)), "cudaMalloc results");
+  buffer<int> items(n), sums(n), cub_sums(n), total(2);
+  buffer<std::uint32_t> keys(n), positions(n), sorted(n), cub_sorted(n), order(n), cub_order(n);
+  bool good = items.p && sums.p && cub_sums.p && total.p && keys.p && positions.p && sorted.p && cub_sorted.p &&
+              order.p && cub_order.p;
+  if (!ok(good ? cudaSuccess : cudaErrorMemoryAllocation, "cudaMalloc")) return 1;
+  generate<<<4 * prop.multiProcessorCount, 256>>>(items.p, keys.p, positions.p, n);
+  good = ok(cudaGetLastError(), "generate") && ok(cudaDeviceSynchronize(), "generate");
+
+  // The host reference.
+  const std::vector<int> h_items = items.download(n);
+  const std::vector<std::uint32_t> h_keys = keys.download(n);
+  const long long h_sum = std::accumulate(h_items.begin(), h_items.end(), 0ll);
+  std::vector<int> h_sums(n);
+  std::exclusive_scan(h_items.begin(), h_items.end(), h_sums.begin(), 0);
+  std::vector<std::uint32_t> h_order(n);
+  std::iota(h_order.begin(), h_order.end(), 0u);
+  std::stable_sort(h_order.begin(), h_order.end(), [&](std::uint32_t a, std::uint32_t b) { return h_keys[a] < h_keys[b]; });
+  std::vector<std::uint32_t> h_sorted(n);
+  for (std::size_t i = 0; i < n; ++i) h_sorted[i] = h_keys[h_order[i]];
+
+  row rows[4] = {};
+  rows[0] = {"sum i32",
+             median_us([&](void* t, std::size_t& b) { return gpuprim::sum(t, b, items.p, total.p, n); }, good),
+             median_us([&](void* t, std::size_t& b) { return cub::DeviceReduce::Sum(t, b, items.p, total.p + 1, cub_n); },
+                       good),
+             false};
+  const std::vector<int> h_total = total.download(2);
+  rows[0].match = h_total[0] == h_sum && h_total[1] == h_sum;
+  rows[1] = {"exclusive_sum i32",
+             median_us([&](void* t, std::size_t& b) { return gpuprim::exclusive_sum(t, b, items.p, sums.p, n); }, good),
+             median_us([&](void* t, std::size_t& b) {
+               return cub::DeviceScan::ExclusiveSum(t, b, items.p, cub_sums.p, cub_n);
+             }, good),
+             false};
+  rows[1].match = sums.download(n) == h_sums && cub_sums.download(n) == h_sums;
+  rows[2] = {"radix_sort_keys u32",
+             median_us([&](void* t, std::size_t& b) { return gpuprim::radix_sort_keys(t, b, keys.p, sorted.p, n); },
+                       good),
+             median_us([&](void* t, std::size_t& b) {
+               return cub::DeviceRadixSort::SortKeys(t, b, keys.p, cub_sorted.p, cub_n);
+             }, good),
+             false};
+  rows[2].match = sorted.download(n) == h_sorted && cub_sorted.download(n) == h_sorted;
+  rows[3] = {"radix_sort_pairs u32/u32",
+             median_us([&](void* t, std::size_t& b) {
+               return gpuprim::radix_sort_pairs(t, b, keys.p, sorted.p, positions.p, order.p, n);
+             }, good),
+             median_us([&](void* t, std::size_t& b) {
+               return cub::DeviceRadixSort::SortPairs(t, b, keys.p, cub_sorted.p, positions.p, cub_order.p, cub_n);
+             }, good),
+             false};
+  rows[3].match = sorted.download(n) == h_sorted && order.download(n) == h_order && cub_order.download(n) == h_order;
   if (!good) return 1;
-  generate<<<4 * prop.multiProcessorCount, 256>>>(d_in, n);
-  good = ok(cudaGetLastError(), "generate");
 
-  // One workspace, as large as the largest of the six queries.
-  const int cub_n = static_cast<int>(n);
-  std::size_t bytes[6] = {};
-  good = good && ok(gpuprim::reduce(nullptr, bytes[0], d_in, d_out + 0, n, 0, gpuprim::plus{}), "size query") &&
-         ok(gpuprim::reduce(nullptr, bytes[1], d_in, d_out + 1, n, INT_MAX, gpuprim::minimum{}), "size query") &&
-         ok(gpuprim::reduce(nullptr, bytes[2], d_in, d_out + 2, n, INT_MIN, gpuprim::maximum{}), "size query") &&
-         ok(cub::DeviceReduce::Sum(nullptr, bytes[3], d_in, d_out + 3, cub_n), "cub size query") &&
-         ok(cub::DeviceReduce::Min(nullptr, bytes[4], d_in, d_out + 4, cub_n), "cub size query") &&
-         ok(cub::DeviceReduce::Max(nullptr, bytes[5], d_in, d_out + 5, cub_n), "cub size query");
-  if (!good) return 1;
-  std::size_t temp_bytes = *std::max_element(bytes, bytes + 6);
-  void* d_temp = nullptr;
-  if (!ok(cudaMalloc(&d_temp, std::max<std::size_t>(temp_bytes, 1)), "cudaMalloc workspace")) return 1;
-
-  // Each launch uses its own size (the workspace is at least that large).
-  const auto launches = [&](int op) -> cudaError_t {
-    std::size_t b = bytes[op];
-    switch (op) {
-      case 0: return gpuprim::reduce(d_temp, b, d_in, d_out + 0, n, 0, gpuprim::plus{});
-      case 1: return gpuprim::reduce(d_temp, b, d_in, d_out + 1, n, INT_MAX, gpuprim::minimum{});
-      case 2: return gpuprim::reduce(d_temp, b, d_in, d_out + 2, n, INT_MIN, gpuprim::maximum{});
-      case 3: return cub::DeviceReduce::Sum(d_temp, b, d_in, d_out + 3, cub_n);
-      case 4: return cub::DeviceReduce::Min(d_temp, b, d_in, d_out + 4, cub_n);
-      default: return cub::DeviceReduce::Max(d_temp, b, d_in, d_out + 5, cub_n);
-    }
-  };
-
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  double us[6] = {};
-  for (int op = 0; op < 6 && good; ++op) us[op] = median_us([&] { return launches(op); }, start, stop, good);
-
-  int result[6] = {};
-  good = good && ok(cudaMemcpy(result, d_out, sizeof(result), cudaMemcpyDeviceToHost), "copy results");
-  cudaFree(d_temp);
-  cudaFree(d_out);
-  cudaFree(d_in);
-  if (!good) return 1;
-
-  const reference ref = host_reference(n);
-  const int expected[3] = {ref.sum, ref.min, ref.max};
-  const char* names[3] = {"sum", "min", "max"};
-  const double gb = double(n) * sizeof(int) / 1e9;
-
-  std::printf("gpuprim demo: %zu int32 items (%.2f GB) on %s (sm_%d%d), median of %d runs\n", n, gb,
-              prop.name, prop.major, prop.minor, runs);
-  std::printf("%-4s %12s %12s %6s %12s %9s %12s %9s %10s\n", "op", "gpuprim", "reference", "check",
-              "gpuprim us", "GB/s", "cub us", "GB/s", "vs cub");
+  std::printf("gpuprim demo: n = %zu on %s (sm_%d%d), median of %d runs, inputs in device memory\n", n, prop.name,
+              prop.major, prop.minor, runs);
+  std::printf("%-26s %6s %12s %12s %9s\n", "algorithm", "check", "gpuprim us", "cub us", "vs cub");
   bool all_match = true;
-  for (int op = 0; op < 3; ++op) {
-    const bool match = result[op] == expected[op] && result[op + 3] == expected[op];
-    all_match = all_match && match;
-    std::printf("%-4s %12d %12d %6s %12.1f %9.1f %12.1f %9.1f %9.2fx\n", names[op], result[op],
-                expected[op], match ? "ok" : "WRONG", us[op], gb / (us[op] * 1e-6), us[op + 3],
-                gb / (us[op + 3] * 1e-6), us[op + 3] / us[op]);
+  for (const row& r : rows) {
+    all_match = all_match && r.match;
+    std::printf("%-26s %6s %12.1f %12.1f %8.2fx\n", r.name, r.match ? "ok" : "WRONG", r.gpuprim_us, r.cub_us,
+                r.cub_us / r.gpuprim_us);
   }
-  std::printf("vs cub = CUB time / gpuprim time (above 1: gpuprim is faster)\n");
+  std::printf("check: gpuprim and CUB both equal the host reference; vs cub = CUB time / gpuprim time\n");
   if (!all_match) {
-    std::fprintf(stderr, "gpuprim demo: results differ from the host reference (CUB: %d %d %d)\n",
-                 result[3], result[4], result[5]);
+    std::fprintf(stderr, "gpuprim demo: results differ from the host reference\n");
     return 1;
   }
   std::printf("gpuprim demo: all results match the host reference\n");
