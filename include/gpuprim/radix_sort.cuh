@@ -11,6 +11,7 @@
 #include "block/block_radix_sort.cuh"
 #include "detail/config.cuh"
 #include "detail/launch.cuh"
+#include "detail/requirements.cuh"
 #include "device/radix_sort_dispatch.cuh"
 #include "shape.cuh"
 
@@ -23,27 +24,35 @@ template <bool Descending, class Shape, class Key, class Value>
 cudaError_t radix_sort_workspace_form(void* d_temp_storage, std::size_t& temp_storage_bytes, const Key* keys_in,
                                       Key* keys_out, const Value* values_in, Value* values_out, std::size_t n,
                                       int begin_bit, int end_bit, cudaStream_t stream) {
-  const bool size_query = d_temp_storage == nullptr;
-  // The size query never reports 0 bytes, so a workspace of 0 bytes is always too small.
-  if (!size_query && n > 0 && temp_storage_bytes == 0) return cudaErrorInvalidValue;
-  const cudaError_t e = radix_sort<Descending, Shape>(d_temp_storage, temp_storage_bytes, size_query, keys_in, keys_out,
-                                               values_in, values_out, n, begin_bit, end_bit, stream);
-  if (e == cudaSuccess && size_query && temp_storage_bytes == 0) temp_storage_bytes = 1;
-  return e;
+  if constexpr (radix_sort_requirements<Key, Value>::check()) {
+    const bool size_query = d_temp_storage == nullptr;
+    // The size query never reports 0 bytes, so a workspace of 0 bytes is always too small.
+    if (!size_query && n > 0 && temp_storage_bytes == 0) return cudaErrorInvalidValue;
+    const cudaError_t e = radix_sort<Descending, Shape>(d_temp_storage, temp_storage_bytes, size_query, keys_in,
+                                                        keys_out, values_in, values_out, n, begin_bit, end_bit, stream);
+    if (e == cudaSuccess && size_query && temp_storage_bytes == 0) temp_storage_bytes = 1;
+    return e;
+  } else {
+    return cudaErrorInvalidValue;  // not reached: the requirements' static_asserts stop the build
+  }
 }
 
 /// Runs a sort with its workspace taken stream-ordered.
 template <bool Descending, class Shape, class Key, class Value>
 cudaError_t radix_sort_allocating_form(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out,
                                        std::size_t n, int begin_bit, int end_bit, cudaStream_t stream) {
-  if (!radix_bits_valid<Key>(begin_bit, end_bit) ||
-      !radix_pointers_valid(keys_in, keys_out, values_in, values_out, n)) {
-    return cudaErrorInvalidValue;
+  if constexpr (radix_sort_requirements<Key, Value>::check()) {
+    if (!radix_bits_valid<Key>(begin_bit, end_bit) ||
+        !radix_pointers_valid(keys_in, keys_out, values_in, values_out, n)) {
+      return cudaErrorInvalidValue;
+    }
+    return with_stream_ordered_workspace(stream, [&](void* temp, std::size_t& bytes, bool size_query) {
+      return radix_sort<Descending, Shape>(temp, bytes, size_query, keys_in, keys_out, values_in, values_out, n,
+                                           begin_bit, end_bit, stream);
+    });
+  } else {
+    return cudaErrorInvalidValue;  // not reached: the requirements' static_asserts stop the build
   }
-  return with_stream_ordered_workspace(stream, [&](void* temp, std::size_t& bytes, bool size_query) {
-    return radix_sort<Descending, Shape>(temp, bytes, size_query, keys_in, keys_out, values_in, values_out, n, begin_bit,
-                                  end_bit, stream);
-  });
 }
 
 }  // namespace detail

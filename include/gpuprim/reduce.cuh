@@ -8,6 +8,7 @@
 #include "block/block_reduce.cuh"
 #include "detail/config.cuh"
 #include "detail/launch.cuh"
+#include "detail/requirements.cuh"
 #include "device/reduce_kernels.cuh"
 #include "functional.cuh"
 #include "warp/warp_reduce.cuh"
@@ -19,24 +20,32 @@ GPUPRIM_NAMESPACE_BEGIN
 /// Workspace form: with `d_temp_storage == nullptr` only sets `temp_storage_bytes`. Asynchronous
 /// on `stream`; floating-point results are bitwise reproducible for one `n`, input alignment
 /// (address modulo 16) and GPU.
-template <class Shape = detail::use_default_shape, class InputIt, class T, class Op>
+template <class Shape = detail::use_default_shape, class InputIt, class T, class Init, class Op>
 [[nodiscard]] cudaError_t reduce(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, T* d_out,
-                                 std::size_t n, T init, Op op, cudaStream_t stream = 0) {
-  const bool size_query = d_temp_storage == nullptr;
-  const cudaError_t e =
-      detail::reduce<Shape>(d_temp_storage, temp_storage_bytes, size_query, d_in, d_out, n, init, op, stream);
-  // Never report zero bytes: a null workspace means "size query".
-  if (e == cudaSuccess && size_query && temp_storage_bytes == 0) temp_storage_bytes = 1;
-  return e;
+                                 std::size_t n, Init init, Op op, cudaStream_t stream = 0) {
+  if constexpr (detail::reduce_requirements<InputIt, T, Init>::check()) {
+    const bool size_query = d_temp_storage == nullptr;
+    const cudaError_t e =
+        detail::reduce<Shape>(d_temp_storage, temp_storage_bytes, size_query, d_in, d_out, n, init, op, stream);
+    // Never report zero bytes: a null workspace means "size query".
+    if (e == cudaSuccess && size_query && temp_storage_bytes == 0) temp_storage_bytes = 1;
+    return e;
+  } else {
+    return cudaErrorInvalidValue;  // not reached: the requirements' static_asserts stop the build
+  }
 }
 
 /// `reduce` with its workspace taken stream-ordered (cudaMallocAsync / cudaFreeAsync on `stream`).
-template <class Shape = detail::use_default_shape, class InputIt, class T, class Op>
-[[nodiscard]] cudaError_t reduce(InputIt d_in, T* d_out, std::size_t n, T init, Op op, cudaStream_t stream = 0) {
-  if (!detail::reduce_arguments_valid(d_in, d_out, n)) return cudaErrorInvalidValue;
-  return detail::with_stream_ordered_workspace(stream, [&](void* temp, std::size_t& bytes, bool size_query) {
-    return detail::reduce<Shape>(temp, bytes, size_query, d_in, d_out, n, init, op, stream);
-  });
+template <class Shape = detail::use_default_shape, class InputIt, class T, class Init, class Op>
+[[nodiscard]] cudaError_t reduce(InputIt d_in, T* d_out, std::size_t n, Init init, Op op, cudaStream_t stream = 0) {
+  if constexpr (detail::reduce_requirements<InputIt, T, Init>::check()) {
+    if (!detail::reduce_arguments_valid(d_in, d_out, n)) return cudaErrorInvalidValue;
+    return detail::with_stream_ordered_workspace(stream, [&](void* temp, std::size_t& bytes, bool size_query) {
+      return detail::reduce<Shape>(temp, bytes, size_query, d_in, d_out, n, init, op, stream);
+    });
+  } else {
+    return cudaErrorInvalidValue;  // not reached: the requirements' static_asserts stop the build
+  }
 }
 
 /// `reduce(..., T{}, plus{})`: the sum of the items in the output's type `T`.

@@ -11,6 +11,7 @@
 #include "detail/config.cuh"
 #include "detail/item_source.cuh"
 #include "detail/launch.cuh"
+#include "detail/requirements.cuh"
 #include "device/scan_kernels.cuh"
 #include "functional.cuh"
 #include "warp/warp_scan.cuh"
@@ -24,22 +25,30 @@ GPUPRIM_NAMESPACE_BEGIN
 template <class Shape = detail::use_default_shape, class InputIt, class OutputIt, class T, class Op>
 [[nodiscard]] cudaError_t exclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
                                          OutputIt d_out, std::size_t n, T init, Op op, cudaStream_t stream = 0) {
-  const bool size_query = d_temp_storage == nullptr;
-  const cudaError_t e =
-      detail::scan<T, Shape>(d_temp_storage, temp_storage_bytes, size_query, d_in, d_out, n, init, op, stream);
-  // Never report zero bytes: a null workspace means "size query".
-  if (e == cudaSuccess && size_query && temp_storage_bytes == 0) temp_storage_bytes = 1;
-  return e;
+  if constexpr (detail::scan_requirements<InputIt, OutputIt, T>::check()) {
+    const bool size_query = d_temp_storage == nullptr;
+    const cudaError_t e =
+        detail::scan<T, Shape>(d_temp_storage, temp_storage_bytes, size_query, d_in, d_out, n, init, op, stream);
+    // Never report zero bytes: a null workspace means "size query".
+    if (e == cudaSuccess && size_query && temp_storage_bytes == 0) temp_storage_bytes = 1;
+    return e;
+  } else {
+    return cudaErrorInvalidValue;  // not reached: the requirements' static_asserts stop the build
+  }
 }
 
 /// `exclusive_scan` with its workspace taken stream-ordered (cudaMallocAsync / cudaFreeAsync).
 template <class Shape = detail::use_default_shape, class InputIt, class OutputIt, class T, class Op>
 [[nodiscard]] cudaError_t exclusive_scan(InputIt d_in, OutputIt d_out, std::size_t n, T init, Op op,
                                          cudaStream_t stream = 0) {
-  if (!detail::scan_arguments_valid(d_in, d_out, n)) return cudaErrorInvalidValue;
-  return detail::with_stream_ordered_workspace(stream, [&](void* temp, std::size_t& bytes, bool size_query) {
-    return detail::scan<T, Shape>(temp, bytes, size_query, d_in, d_out, n, init, op, stream);
-  });
+  if constexpr (detail::scan_requirements<InputIt, OutputIt, T>::check()) {
+    if (!detail::scan_arguments_valid(d_in, d_out, n)) return cudaErrorInvalidValue;
+    return detail::with_stream_ordered_workspace(stream, [&](void* temp, std::size_t& bytes, bool size_query) {
+      return detail::scan<T, Shape>(temp, bytes, size_query, d_in, d_out, n, init, op, stream);
+    });
+  } else {
+    return cudaErrorInvalidValue;  // not reached: the requirements' static_asserts stop the build
+  }
 }
 
 /// d_out[i] = d_in[0] op ... op d_in[i], for i < n, accumulated in the input's value type, in
@@ -49,21 +58,29 @@ template <class Shape = detail::use_default_shape, class InputIt, class OutputIt
 [[nodiscard]] cudaError_t inclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
                                          OutputIt d_out, std::size_t n, Op op, cudaStream_t stream = 0) {
   using acc_t = std::remove_cv_t<detail::iterator_value_t<InputIt>>;
-  const bool size_query = d_temp_storage == nullptr;
-  const cudaError_t e = detail::scan<acc_t, Shape>(d_temp_storage, temp_storage_bytes, size_query, d_in, d_out, n,
-                                                   detail::no_init{}, op, stream);
-  if (e == cudaSuccess && size_query && temp_storage_bytes == 0) temp_storage_bytes = 1;
-  return e;
+  if constexpr (detail::scan_requirements<InputIt, OutputIt, acc_t>::check()) {
+    const bool size_query = d_temp_storage == nullptr;
+    const cudaError_t e = detail::scan<acc_t, Shape>(d_temp_storage, temp_storage_bytes, size_query, d_in, d_out, n,
+                                                     detail::no_init{}, op, stream);
+    if (e == cudaSuccess && size_query && temp_storage_bytes == 0) temp_storage_bytes = 1;
+    return e;
+  } else {
+    return cudaErrorInvalidValue;  // not reached: the requirements' static_asserts stop the build
+  }
 }
 
 /// `inclusive_scan` with its workspace taken stream-ordered.
 template <class Shape = detail::use_default_shape, class InputIt, class OutputIt, class Op>
 [[nodiscard]] cudaError_t inclusive_scan(InputIt d_in, OutputIt d_out, std::size_t n, Op op, cudaStream_t stream = 0) {
   using acc_t = std::remove_cv_t<detail::iterator_value_t<InputIt>>;
-  if (!detail::scan_arguments_valid(d_in, d_out, n)) return cudaErrorInvalidValue;
-  return detail::with_stream_ordered_workspace(stream, [&](void* temp, std::size_t& bytes, bool size_query) {
-    return detail::scan<acc_t, Shape>(temp, bytes, size_query, d_in, d_out, n, detail::no_init{}, op, stream);
-  });
+  if constexpr (detail::scan_requirements<InputIt, OutputIt, acc_t>::check()) {
+    if (!detail::scan_arguments_valid(d_in, d_out, n)) return cudaErrorInvalidValue;
+    return detail::with_stream_ordered_workspace(stream, [&](void* temp, std::size_t& bytes, bool size_query) {
+      return detail::scan<acc_t, Shape>(temp, bytes, size_query, d_in, d_out, n, detail::no_init{}, op, stream);
+    });
+  } else {
+    return cudaErrorInvalidValue;  // not reached: the requirements' static_asserts stop the build
+  }
 }
 
 /// `exclusive_scan(..., T{}, plus{})`, accumulated in the output's type `T` when `d_out` is a raw
@@ -88,21 +105,29 @@ template <class Shape = detail::use_default_shape, class InputIt, class OutputIt
 [[nodiscard]] cudaError_t inclusive_sum(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
                                         OutputIt d_out, std::size_t n, cudaStream_t stream = 0) {
   using acc_t = detail::sum_accumulator_t<InputIt, OutputIt>;
-  const bool size_query = d_temp_storage == nullptr;
-  const cudaError_t e = detail::scan<acc_t, Shape>(d_temp_storage, temp_storage_bytes, size_query, d_in, d_out, n,
-                                                   detail::no_init{}, plus{}, stream);
-  if (e == cudaSuccess && size_query && temp_storage_bytes == 0) temp_storage_bytes = 1;
-  return e;
+  if constexpr (detail::scan_requirements<InputIt, OutputIt, acc_t>::check()) {
+    const bool size_query = d_temp_storage == nullptr;
+    const cudaError_t e = detail::scan<acc_t, Shape>(d_temp_storage, temp_storage_bytes, size_query, d_in, d_out, n,
+                                                     detail::no_init{}, plus{}, stream);
+    if (e == cudaSuccess && size_query && temp_storage_bytes == 0) temp_storage_bytes = 1;
+    return e;
+  } else {
+    return cudaErrorInvalidValue;  // not reached: the requirements' static_asserts stop the build
+  }
 }
 
 /// `inclusive_sum` with its workspace taken stream-ordered.
 template <class Shape = detail::use_default_shape, class InputIt, class OutputIt>
 [[nodiscard]] cudaError_t inclusive_sum(InputIt d_in, OutputIt d_out, std::size_t n, cudaStream_t stream = 0) {
   using acc_t = detail::sum_accumulator_t<InputIt, OutputIt>;
-  if (!detail::scan_arguments_valid(d_in, d_out, n)) return cudaErrorInvalidValue;
-  return detail::with_stream_ordered_workspace(stream, [&](void* temp, std::size_t& bytes, bool size_query) {
-    return detail::scan<acc_t, Shape>(temp, bytes, size_query, d_in, d_out, n, detail::no_init{}, plus{}, stream);
-  });
+  if constexpr (detail::scan_requirements<InputIt, OutputIt, acc_t>::check()) {
+    if (!detail::scan_arguments_valid(d_in, d_out, n)) return cudaErrorInvalidValue;
+    return detail::with_stream_ordered_workspace(stream, [&](void* temp, std::size_t& bytes, bool size_query) {
+      return detail::scan<acc_t, Shape>(temp, bytes, size_query, d_in, d_out, n, detail::no_init{}, plus{}, stream);
+    });
+  } else {
+    return cudaErrorInvalidValue;  // not reached: the requirements' static_asserts stop the build
+  }
 }
 
 GPUPRIM_NAMESPACE_END
