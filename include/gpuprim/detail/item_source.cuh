@@ -16,6 +16,16 @@ namespace detail {
 template <class It>
 using iterator_value_t = typename std::iterator_traits<It>::value_type;
 
+/// Whether `it` is a null raw pointer (other iterators never are).
+template <class It>
+bool is_null_iterator(const It& it) {
+  if constexpr (std::is_pointer_v<It>) {
+    return it == nullptr;
+  } else {
+    return false;
+  }
+}
+
 /// Items of `T` in one 16-byte vector, or 1 when `T` does not tile 16 bytes. Only naturally
 /// aligned types qualify, so that any `T*` reaches a 16-byte boundary after a short head.
 template <class T>

@@ -63,23 +63,6 @@ template <class Query>
   return e;
 }
 
-/// Peak DRAM bandwidth of a device per SM, in MB/s (memory clock x bus width, double data rate,
-/// over the SM count of `device`, from current_device_facts): how much memory traffic each SM's
-/// work can draw on. Queried once per device, then cached. H100 80GB HBM3: 2,619 MHz x 5,120 bits
-/// over 132 SMs = 25,396; H200: 3,201 MHz x 6,016 bits over 132 SMs = 36,472.
-[[nodiscard]] inline cudaError_t dram_mbps_per_sm(const device_facts& device, int& mbps) {
-  static std::atomic<int> cache[cached_devices] = {};
-  return cached_per_device(cache, device.ordinal, mbps, [&](int& v) {
-    int clock_khz = 0, bus_bits = 0;
-    cudaError_t q = cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, device.ordinal);
-    if (q == cudaSuccess) q = cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device.ordinal);
-    const long long bytes_per_s = 2ll * clock_khz * 1000 * (bus_bits / 8);
-    const long long per_sm = device.sm_count > 0 ? bytes_per_s / device.sm_count / 1000000 : 0;
-    v = per_sm > 0 ? static_cast<int>(per_sm) : 1;  // 1: unknown (cached values must be positive)
-    return q;
-  });
-}
-
 /// Checks a launch's outcome; with GPUPRIM_DEBUG_SYNC also waits for the stream (unless it is
 /// being captured) so that a faulting kernel is reported by the call that launched it.
 [[nodiscard]] inline cudaError_t after_launch(cudaError_t launch_error, cudaStream_t stream) {
@@ -400,14 +383,6 @@ template <class... Params, class... Args>
 [[nodiscard]] cudaError_t launch(void (*kernel)(Params...), unsigned grid, unsigned block, cudaStream_t stream,
                                  launch_mode mode, Args&&... args) {
   return launch_with_smem(kernel, grid, block, 0, stream, mode, std::forward<Args>(args)...);
-}
-
-/// `launch` in plain mode, or with programmatic dependent launch when `overlap_previous`.
-template <class... Params, class... Args>
-[[nodiscard]] cudaError_t launch(void (*kernel)(Params...), unsigned grid, unsigned block, cudaStream_t stream,
-                                 bool overlap_previous, Args&&... args) {
-  return launch(kernel, grid, block, stream, overlap_previous ? launch_mode::overlap_previous : launch_mode::plain,
-                std::forward<Args>(args)...);
 }
 
 /// Runs `call(void* temp, std::size_t bytes, bool size_query)` (returning cudaError_t, writing the

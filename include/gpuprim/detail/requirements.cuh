@@ -4,18 +4,18 @@
 #pragma once
 
 #include <cstddef>
-#include <iterator>
 #include <type_traits>
 #include <utility>
 
 #include "config.cuh"
+#include "item_source.cuh"
 #include "radix_traits.cuh"
 
 GPUPRIM_NAMESPACE_BEGIN
 namespace detail {
 
 template <class It>
-using iterator_item_t = std::remove_cv_t<typename std::iterator_traits<It>::value_type>;
+using iterator_item_t = std::remove_cv_t<iterator_value_t<It>>;
 
 /// Whether `out[i] = value` (how the algorithms write) compiles for an output iterator `OutputIt`
 /// and a `T`.

@@ -26,12 +26,9 @@ bool radix_bits_valid(int begin_bit, int end_bit) {
 template <class Key, class Value>
 bool radix_pointers_valid(const Key* keys_in, const Key* keys_out, const Value* values_in, const Value* values_out,
                           std::size_t n) {
-  if (n == 0) return true;
-  if (keys_in == nullptr || keys_out == nullptr) return false;
-  if constexpr (!std::is_same_v<Value, no_values>) {
-    if (values_in == nullptr || values_out == nullptr) return false;
-  }
-  return true;
+  constexpr bool has_values = !std::is_same_v<Value, no_values>;
+  return n == 0 || (keys_in != nullptr && keys_out != nullptr &&
+                    (!has_values || (values_in != nullptr && values_out != nullptr)));
 }
 
 /// Lets pass kernel `Pass` of `Config` (`smem` bytes of storage) take its dynamic shared memory: the

@@ -55,8 +55,7 @@ struct radix_zero_tally {
   }
 };
 
-/// Shared memory of the upfront histogram of radix_histogram_threads threads (8-byte keys, and the
-/// fused sort's histogram items).
+/// Shared memory of a histogram block (the upfront kernel and the fused sort's histogram items).
 struct radix_histogram_storage {
   unsigned counts[radix_max_passes][radix_bins];
   radix_passes_storage<radix_histogram_threads> plan;

@@ -82,9 +82,6 @@ inline bucket_sort_plan plan_bucket_sort(std::size_t n, int sm_count) {
   return {static_cast<unsigned>((n + per_block - 1) / per_block), static_cast<int>(per_warp)};
 }
 
-template <class Value>
-inline constexpr int radix_value_bytes = std::is_same_v<Value, no_values> ? 0 : static_cast<int>(sizeof(Value));
-
 /// The pass configurations of a sort of `Key`/`Value` (Shape: the caller's tile, or the defaults).
 template <class Key, class Value, class Shape = use_default_shape>
 struct radix_configs {
@@ -128,12 +125,13 @@ radix_plan plan_radix_sort(std::size_t n, int begin_bit, int end_bit, const radi
                : radix_path::many_waves;
   }
   switch (path) {
-    case radix_path::rank:
+    case radix_path::rank: {
       if (!rank_fits) path = radix_path::invalid;
       plan.block_threads = rank_sort_block_threads(n, facts.sm_count);
-      plan.grid = static_cast<unsigned>((n + plan.block_threads / 32 * rank_sort_keys_per_warp - 1) /
-                                        (plan.block_threads / 32 * rank_sort_keys_per_warp));
+      const std::size_t per_block = plan.block_threads / 32 * rank_sort_keys_per_warp;
+      plan.grid = static_cast<unsigned>((n + per_block - 1) / per_block);
       break;
+    }
     case radix_path::bucket: {
       if (n > rank_sort_max_items || !bucket_fits) path = radix_path::invalid;
       const bucket_sort_plan b = plan_bucket_sort(n, facts.sm_count);
@@ -154,7 +152,6 @@ radix_plan plan_radix_sort(std::size_t n, int begin_bit, int end_bit, const radi
     default:
       break;
   }
-  if (path == radix_path::automatic) path = radix_path::invalid;
   plan.path = path;
   return plan;
 }

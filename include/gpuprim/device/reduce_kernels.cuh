@@ -97,19 +97,10 @@ __global__ void __launch_bounds__(Shape::block_threads)
   if (threadIdx.x == 0) *out = static_cast<AccT>(op(init, total));
 }
 
-template <class It>
-bool is_null_pointer(const It& it) {
-  if constexpr (std::is_pointer_v<It>) {
-    return it == nullptr;
-  } else {
-    return false;
-  }
-}
-
 /// Null input with items to read, or no output: checked before anything is launched or allocated.
 template <class InputIt, class OutputIt>
 bool reduce_arguments_valid(const InputIt& in, const OutputIt& out, std::size_t n) {
-  return !(n > 0 && is_null_pointer(in)) && !is_null_pointer(out);
+  return !(n > 0 && is_null_iterator(in)) && !is_null_iterator(out);
 }
 
 /// Both forms of device reduce end here. With `size_query` only `temp_bytes` is written.

@@ -79,15 +79,6 @@ std::size_t items_before_16_byte_boundary(const T* p) {
   return misalignment == 0 ? 0 : (16 - misalignment) / sizeof(T);
 }
 
-template <class It>
-bool is_null_iterator(const It& it) {
-  if constexpr (std::is_pointer_v<It>) {
-    return it == nullptr;
-  } else {
-    return false;
-  }
-}
-
 /// False for null input or output pointers when there are items to scan.
 template <class InputIt, class OutputIt>
 bool scan_arguments_valid(const InputIt& in, const OutputIt& out, std::size_t n) {
@@ -197,7 +188,7 @@ cudaError_t scan(void* temp, std::size_t& temp_bytes, bool size_query, InputIt i
   const params_t params{in, out, n, static_cast<int>(head), static_cast<unsigned>(tiles), vector_store,
                         init, op, make_tile_states<AccT>(parts)};
   auto* kernel = scan_kernel<shape_t, params_t>;
-  if (tiles <= 1) return launch(kernel, 1, shape_t::block_threads, stream, false, params);
+  if (tiles <= 1) return launch(kernel, 1, shape_t::block_threads, stream, launch_mode::plain, params);
 
   // Mark every tile state INVALID (all zero bits) first; this kernel takes no ticket, so the
   // ticket's bytes are left out. H200: a memset of up to 4096 bytes costs the host 0.8 us, a larger
@@ -208,7 +199,7 @@ cudaError_t scan(void* temp, std::size_t& temp_bytes, bool size_query, InputIt i
   e = cudaMemsetAsync(static_cast<unsigned char*>(parts[scan_plan::status_part]) + scan_ticket_bytes, 0,
                       tiles * states_t::status_bytes_per_tile, stream);
   if (e != cudaSuccess) return e;
-  return launch(kernel, static_cast<unsigned>(tiles), shape_t::block_threads, stream, false, params);
+  return launch(kernel, static_cast<unsigned>(tiles), shape_t::block_threads, stream, launch_mode::plain, params);
 }
 
 }  // namespace detail

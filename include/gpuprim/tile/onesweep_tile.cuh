@@ -71,10 +71,11 @@ struct radix_sort_args {
   radix_sort_control* control;
 };
 
-/// Bytes one item moves per pass: key plus value.
+/// Bytes of a value (0 for keys-only sorts), and bytes one item moves per pass: key plus value.
+template <class Value>
+inline constexpr int radix_value_bytes = std::is_same_v<Value, no_values> ? 0 : static_cast<int>(sizeof(Value));
 template <class Key, class Value>
-inline constexpr int radix_item_bytes =
-    static_cast<int>(sizeof(Key)) + (std::is_same_v<Value, no_values> ? 0 : static_cast<int>(sizeof(Value)));
+inline constexpr int radix_item_bytes = static_cast<int>(sizeof(Key)) + radix_value_bytes<Value>;
 
 /// How a pass's tiles run: `Shape` (threads, items per thread), and whether the tiles come in many
 /// waves (`EarlyScatter`: each key goes to its place in shared memory as soon as it is ranked, so
@@ -158,7 +159,7 @@ class onesweep_tile {
  public:
   GPUPRIM_DEVICE onesweep_tile(const radix_sort_args<Key, Value>& a, storage_t& s, int slot, unsigned tile,
                                unsigned long long* states_even, unsigned long long* states_odd)
-      : a_(a), s_(s), slot_(slot), tile_(tile) {
+      : a_(a), s_(s), slot_(slot), tile_(tile), tile_base_(std::size_t(tile) * Config::tile_items) {
     const radix_sort_control* control = a.control;
     active_ = static_cast<int>(control->active_passes);
     if (slot >= active_) return;
@@ -171,7 +172,6 @@ class onesweep_tile {
     read_output_ = ((active_ - slot) & 1) == 0;
     states_ = (slot & 1) ? states_odd : states_even;
     next_states_ = (slot & 1) ? states_even : states_odd;
-    tile_base_ = std::size_t(tile) * Config::tile_items;
     valid_ = a.n - tile_base_ < std::size_t(Config::tile_items) ? static_cast<int>(a.n - tile_base_)
                                                                  : Config::tile_items;
   }
@@ -205,10 +205,9 @@ class onesweep_tile {
  private:
   /// The sort of an empty digit range, or of keys whose every digit position was dropped.
   GPUPRIM_DEVICE void copy_tile() {
-    const std::size_t base = std::size_t(tile_) * Config::tile_items;
 #pragma unroll
     for (int i = 0; i < items; ++i) {
-      const std::size_t idx = base + i * threads + threadIdx.x;
+      const std::size_t idx = tile_base_ + i * threads + threadIdx.x;
       if (idx < a_.n) {
         reinterpret_cast<bits_t*>(a_.keys_out)[idx] = reinterpret_cast<const bits_t*>(a_.keys_in)[idx];
         if constexpr (has_values) a_.values_out[idx] = a_.values_in[idx];
@@ -382,7 +381,7 @@ class onesweep_tile {
   bool write_output_ = false, read_output_ = false;
   unsigned long long* states_ = nullptr;
   unsigned long long* next_states_ = nullptr;
-  std::size_t tile_base_ = 0;
+  std::size_t tile_base_;
   int valid_ = 0;
   bits_t keys_[items];
   packed_fields<has_values ? items : 1, 16> rank_of_;
