@@ -74,27 +74,27 @@ inline constexpr std::size_t rank_sort_max_items = 16384;
 inline constexpr std::size_t bucket_sort_min_items = 6144;
 // Inputs of up to this many fused tiles run the fused single-launch sort (radix_fused_kernel).
 inline constexpr std::size_t radix_fused_max_tiles = 64;
-// Fused tiles: 256 threads (4 blocks an SM: 64 registers), 8 items of up to 8 bytes (4 of up to
-// 16). H200, 2026-11-23.
+// Fused tiles: 256 threads (4 blocks an SM, 64 registers), 8 items up to 8 bytes, 4 up to 16. H200, 2026-11-23.
 template <int KeyBytes, int ValueBytes>
 using radix_fused_shape = shape<256, (KeyBytes + ValueBytes <= 8 ? 8 : KeyBytes + ValueBytes <= 16 ? 4
                                       : 64 / (KeyBytes + ValueBytes) > 1 ? 64 / (KeyBytes + ValueBytes) : 1)>;
-// Onesweep passes whose grid is one wave (every tile resident at once; ranks held in registers):
-// 384 threads; 25 items for 4-byte keys, 19 for other items of up to 4 bytes, 26 for 8-byte pairs,
-// 20 for 8-byte keys, 18 for pairs of up to 16 bytes. H200, bench_radix_sort 2^28, 2026-11-22.
+// One-wave passes (every tile resident; ranks held in registers): 384 threads, 19 items of up to 4
+// bytes, 20 of 8, 16 of up to 16. H200, A/B against 25/26/18, 2026-12-02: 150001-800011 keys and
+// pairs 0.88-0.94x the time, 1.5M 0.89-0.94x, 2^20 1.04-1.06x (144 tiles, 132 SMs).
 template <int KeyBytes, int ValueBytes>
 using radix_one_wave_shape =
-    shape<384, (KeyBytes == 4 && ValueBytes == 0 ? 25 : KeyBytes + ValueBytes <= 4 ? 19
-                : KeyBytes + ValueBytes == 8 ? (ValueBytes > 0 ? 26 : 20) : KeyBytes + ValueBytes <= 16 ? 18
+    shape<384, (KeyBytes + ValueBytes <= 4 ? 19 : KeyBytes + ValueBytes == 8 ? 20 : KeyBytes + ValueBytes <= 16 ? 16
                 : 96 / (KeyBytes + ValueBytes) > 1 ? 96 / (KeyBytes + ValueBytes) : 1)>;
 // Onesweep passes of many waves (keys stored at their ranks as found): 32 items for 4-byte keys,
-// 26 for 8-byte keys and for 8-byte keys with 4-byte values, else the one-wave tile. H200,
-// bench_radix_sort 2^28, 2026-11-22, against the one-wave tiles: 4-byte keys 0.926x the time, u64
-// keys 0.918x, u64/u32 pairs 0.944x; u32/u32 pairs at 28 items 0.986x, but 28 spill 84 bytes
-// with 64-bit look-back states (ptxas, 2026-12-01), so they keep 26.
+// 26 for 8-byte items and 8-byte keys with 4-byte values, 19 for other items of up to 4 bytes, 18
+// for other pairs of up to 16 bytes. H200, bench_radix_sort 2^28, 2026-11-22, against 25/20/18
+// items: 4-byte keys 0.926x the time, u64 keys 0.918x, u64/u32 pairs 0.944x; u32/u32 pairs at 28
+// items 0.986x against 26, but 28 spill 84 bytes with 64-bit look-back states (ptxas, 2026-12-01).
 template <int KeyBytes, int ValueBytes>
 using radix_many_waves_shape =
-    shape<384, (KeyBytes == 4 && ValueBytes == 0 ? 32 : KeyBytes == 8 && (ValueBytes == 0 || ValueBytes == 4) ? 26
+    shape<384, (KeyBytes == 4 && ValueBytes == 0 ? 32
+                : KeyBytes + ValueBytes == 8 || (KeyBytes == 8 && ValueBytes == 4) ? 26
+                : KeyBytes + ValueBytes <= 4 ? 19 : KeyBytes + ValueBytes <= 16 ? 18
                 : radix_one_wave_shape<KeyBytes, ValueBytes>::items_per_thread)>;
 // The upfront histogram: 256 threads, 8 keys a thread a chunk. H200, 2026-11-21.
 inline constexpr int radix_histogram_threads = 256;

@@ -152,8 +152,8 @@ TEST_CASE("radix plan: the path by size, key type and device", "[host][sort]") {
   using u32 = std::uint32_t;
   using u64 = std::uint64_t;
   // The fused sort takes up to 64 tiles of 2048 items (u32 keys and u32/u32 pairs), 1024 for
-  // 12-byte items; one wave of one-wave tiles holds sms x blocks x 9600 u32 keys (25 items), 9984
-  // u32/u32 pairs (26 items), 7680 u64 keys (20 items).
+  // 12-byte items; one wave of one-wave tiles holds sms x blocks x 7296 u32 keys (19 items), 7680
+  // u32/u32 pairs and u64 keys (20 items), 6144 u64/u32 pairs (16 items).
   struct row {
     std::size_t n;
     radix_path h200, l4, t4;
@@ -167,12 +167,12 @@ TEST_CASE("radix plan: the path by size, key type and device", "[host][sort]") {
       {16385, radix_path::fused, radix_path::fused, radix_path::fused},
       {131072, radix_path::fused, radix_path::fused, radix_path::fused},
       {131073, radix_path::one_wave, radix_path::one_wave, radix_path::one_wave},
-      {768000, radix_path::one_wave, radix_path::one_wave, radix_path::one_wave},  // T4: 80 x 9600
-      {768001, radix_path::one_wave, radix_path::one_wave, radix_path::many_waves},
-      {1113600, radix_path::one_wave, radix_path::one_wave, radix_path::many_waves},  // L4: 116 x 9600
-      {1113601, radix_path::one_wave, radix_path::many_waves, radix_path::many_waves},
-      {3801600, radix_path::one_wave, radix_path::many_waves, radix_path::many_waves},  // H200: 396 x 9600
-      {3801601, radix_path::many_waves, radix_path::many_waves, radix_path::many_waves},
+      {583680, radix_path::one_wave, radix_path::one_wave, radix_path::one_wave},  // T4: 80 x 7296
+      {583681, radix_path::one_wave, radix_path::one_wave, radix_path::many_waves},
+      {846336, radix_path::one_wave, radix_path::one_wave, radix_path::many_waves},  // L4: 116 x 7296
+      {846337, radix_path::one_wave, radix_path::many_waves, radix_path::many_waves},
+      {2889216, radix_path::one_wave, radix_path::many_waves, radix_path::many_waves},  // H200: 396 x 7296
+      {2889217, radix_path::many_waves, radix_path::many_waves, radix_path::many_waves},
       {std::size_t(1) << 28, radix_path::many_waves, radix_path::many_waves, radix_path::many_waves},
       {(std::size_t(1) << 32) + 1, radix_path::many_waves, radix_path::many_waves, radix_path::many_waves},
   };
@@ -186,8 +186,8 @@ TEST_CASE("radix plan: the path by size, key type and device", "[host][sort]") {
   }
   // Pairs and wider keys: other tiles.
   CHECK(path_of<u32, u32>(131072, h200) == radix_path::fused);
-  CHECK(path_of<u32, u32>(132 * 3 * 9984, h200) == radix_path::one_wave);
-  CHECK(path_of<u32, u32>(132 * 3 * 9984 + 1, h200) == radix_path::many_waves);
+  CHECK(path_of<u32, u32>(132 * 3 * 7680, h200) == radix_path::one_wave);
+  CHECK(path_of<u32, u32>(132 * 3 * 7680 + 1, h200) == radix_path::many_waves);
   CHECK(path_of<u64>(65536, h200) == radix_path::fused);  // 8-byte items: tiles of 2048 too
   CHECK(path_of<u64, u32>(65536, h200) == radix_path::fused);  // 12-byte items: tiles of 1024
   CHECK(path_of<u64, u32>(65537, h200) == radix_path::one_wave);
