@@ -27,6 +27,24 @@ cudaError_t scan_from_100(void* d_temp, std::size_t temp_bytes, const int* d_in,
 }
 // docs:end device_scans
 
+// docs:begin scans_by_key
+#include <gpuprim/reduce.cuh>
+#include <gpuprim/scan.cuh>
+
+// Per-row running sums of a matrix stored row after row (row ids as keys): the sum restarts
+// wherever the key changes.
+cudaError_t row_running_sums(const int* d_row_ids, const float* d_values, float* d_sums, std::size_t n,
+                             cudaStream_t stream) {
+  return gpuprim::inclusive_sum_by_key(d_row_ids, d_values, d_sums, n, stream);
+}
+
+// One total per run of equal keys: unique[r], totals[r] for r < *num_runs.
+cudaError_t totals_by_key(const int* d_keys, int* d_unique, const float* d_values, float* d_totals, int* d_num_runs,
+                          std::size_t n, cudaStream_t stream) {
+  return gpuprim::reduce_by_key(d_keys, d_unique, d_values, d_totals, d_num_runs, n, gpuprim::plus{}, stream);
+}
+// docs:end scans_by_key
+
 // docs:begin block_scan
 #include <gpuprim/block/block_scan.cuh>
 
@@ -105,6 +123,33 @@ int main() {
   for (int i = 0; i < n; ++i) {
     EXAMPLE_EXPECT(offsets[i] == acc);
     acc += counts[i];
+  }
+
+  // Scans and reduce by key: keys i / 10 (runs of 10).
+  {
+    std::vector<int> row(n);
+    for (int i = 0; i < n; ++i) row[i] = i / 10;
+    int* d_row = example::to_device(row);
+    float* d_vals = example::to_device(values);
+    float* d_sums = example::to_device(std::vector<float>(n));
+    int* d_unique = example::to_device(std::vector<int>(n));
+    int* d_runs = example::to_device(std::vector<int>(1));
+    EXAMPLE_CHECK(row_running_sums(d_row, d_vals, d_sums, n, 0));
+    const auto sums = example::to_host(d_sums, n);
+    float s = 0;
+    for (int i = 0; i < n; ++i) {
+      s = i % 10 == 0 ? values[i] : s + values[i];
+      EXAMPLE_EXPECT(sums[i] == s);
+    }
+    EXAMPLE_CHECK(totals_by_key(d_row, d_unique, d_vals, d_sums, d_runs, n, 0));
+    EXAMPLE_EXPECT(example::to_host(d_runs, 1)[0] == (n + 9) / 10);
+    const auto totals = example::to_host(d_sums, (n + 9) / 10);
+    const auto unique = example::to_host(d_unique, (n + 9) / 10);
+    for (int r = 0; r < (n + 9) / 10; ++r) {
+      float t = 0;
+      for (int i = r * 10; i < n && i < r * 10 + 10; ++i) t += values[i];
+      EXAMPLE_EXPECT(totals[r] == t && unique[r] == r);
+    }
   }
 
   EXAMPLE_CHECK(running_max(d_values, n, 0));

@@ -9,6 +9,7 @@
 #include "detail/config.cuh"
 #include "detail/launch.cuh"
 #include "detail/requirements.cuh"
+#include "device/by_key.cuh"
 #include "device/reduce_kernels.cuh"
 #include "functional.cuh"
 #include "warp/warp_reduce.cuh"
@@ -59,6 +60,49 @@ template <class Shape = detail::use_default_shape, class InputIt, class T>
 template <class Shape = detail::use_default_shape, class InputIt, class T>
 [[nodiscard]] cudaError_t sum(InputIt d_in, T* d_out, std::size_t n, cudaStream_t stream = 0) {
   return reduce<Shape>(d_in, d_out, n, T{}, plus{}, stream);
+}
+
+/// For each run of equal consecutive keys (numbered from 0 in input order): its key to
+/// d_unique_out[r] and op over its values to d_aggregates_out[r]; the number of runs to
+/// *d_num_runs_out. `op` needs associativity only (the values of a run fold in input order).
+template <class Shape = detail::use_default_shape, class KeysIt, class UniqueIt, class ValuesIt, class AggregatesIt,
+          class NumRunsIt, class Op>
+[[nodiscard]] cudaError_t reduce_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeysIt d_keys_in,
+                                        UniqueIt d_unique_out, ValuesIt d_values_in, AggregatesIt d_aggregates_out,
+                                        NumRunsIt d_num_runs_out, std::size_t n, Op op, cudaStream_t stream = 0) {
+  using v_t = detail::iterator_item_t<ValuesIt>;
+  if constexpr (detail::by_key_requirements<KeysIt, ValuesIt, AggregatesIt, v_t>::check()) {
+    const bool size_query = d_temp_storage == nullptr;
+    const cudaError_t e = detail::reduce_by_key<Shape>(d_temp_storage, temp_storage_bytes, size_query, d_keys_in,
+                                                       d_unique_out, d_values_in, d_aggregates_out, d_num_runs_out,
+                                                       n, op, stream);
+    if (e == cudaSuccess && size_query && temp_storage_bytes == 0) temp_storage_bytes = 1;
+    return e;
+  } else {
+    return cudaErrorInvalidValue;  // not reached: the requirements' static_asserts stop the build
+  }
+}
+
+/// `reduce_by_key` with its workspace taken stream-ordered.
+template <class Shape = detail::use_default_shape, class KeysIt, class UniqueIt, class ValuesIt, class AggregatesIt,
+          class NumRunsIt, class Op>
+[[nodiscard]] cudaError_t reduce_by_key(KeysIt d_keys_in, UniqueIt d_unique_out, ValuesIt d_values_in,
+                                        AggregatesIt d_aggregates_out, NumRunsIt d_num_runs_out, std::size_t n, Op op,
+                                        cudaStream_t stream = 0) {
+  using v_t = detail::iterator_item_t<ValuesIt>;
+  if constexpr (detail::by_key_requirements<KeysIt, ValuesIt, AggregatesIt, v_t>::check()) {
+    if (detail::is_null_iterator(d_num_runs_out) ||
+        (n > 0 && (detail::is_null_iterator(d_keys_in) || detail::is_null_iterator(d_unique_out) ||
+                   detail::is_null_iterator(d_values_in) || detail::is_null_iterator(d_aggregates_out)))) {
+      return cudaErrorInvalidValue;
+    }
+    return detail::with_stream_ordered_workspace(stream, [&](void* temp, std::size_t& bytes, bool size_query) {
+      return detail::reduce_by_key<Shape>(temp, bytes, size_query, d_keys_in, d_unique_out, d_values_in,
+                                          d_aggregates_out, d_num_runs_out, n, op, stream);
+    });
+  } else {
+    return cudaErrorInvalidValue;  // not reached: the requirements' static_asserts stop the build
+  }
 }
 
 GPUPRIM_NAMESPACE_END

@@ -61,6 +61,23 @@ struct scan_requirements {
   }
 };
 
+/// Whether keys of KeysIt compare with ==.
+template <class KeysIt, class = void>
+inline constexpr bool keys_comparable_v = false;
+template <class KeysIt>
+inline constexpr bool keys_comparable_v<KeysIt, std::void_t<decltype(bool(std::declval<iterator_item_t<KeysIt>>() ==
+                                                                           std::declval<iterator_item_t<KeysIt>>()))>> =
+    true;
+
+/// The scans and reduce by key: the scan's requirements of the values, and keys that compare.
+template <class KeysIt, class ValuesIt, class OutputIt, class Acc>
+struct by_key_requirements {
+  static constexpr bool check() {
+    static_assert(keys_comparable_v<KeysIt>, "gpuprim by-key algorithms: the keys must compare with ==");
+    return keys_comparable_v<KeysIt> && scan_requirements<ValuesIt, OutputIt, Acc>::check();
+  }
+};
+
 /// The radix sorts: keys and values.
 template <class Key, class Value>
 struct radix_sort_requirements {
