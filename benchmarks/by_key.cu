@@ -2,7 +2,7 @@
 // and gpuprim::reduce_by_key beside cub::DeviceReduce::ReduceByKey (plus), i32 keys i / run and i32
 // values, runs of 8 and 128 items, at 2^20, 2^24 and 2^28. Bytes counted: keys + values read, values
 // written (the scan), keys + values read and the runs' keys and totals written (reduce_by_key).
-// Names: "<exclusive_sum_by_key|reduce_by_key>/i32/run<R>/<gpuprim|cub|cub32>/<n>"; CUB runs with a
+// Names: "<exclusive_sum_by_key|reduce_by_key>/i32_run<R>/<gpuprim|cub|cub32>/<n>"; CUB runs with a
 // std::size_t count ("cub") and an int count ("cub32"); scripts/bench_report.py takes the faster.
 #include "bench_common.cuh"
 
@@ -135,7 +135,7 @@ void add_rows(const char* name) {
   for (std::size_t run : {std::size_t{8}, std::size_t{128}}) {
     for (int e : {20, 24, 28}) {
       const std::size_t n = std::size_t{1} << e;
-      const std::string stem = std::string(name) + "/i32/run" + std::to_string(run) + "/";
+      const std::string stem = std::string(name) + "/i32_run" + std::to_string(run) + "/";
       add(stem + "gpuprim/" + std::to_string(n), [n, run](benchmark::State& st) { bm_by_key<A, impl::gpuprim>(st, n, run); });
       add(stem + "cub/" + std::to_string(n), [n, run](benchmark::State& st) { bm_by_key<A, impl::cub>(st, n, run); });
       add(stem + "cub32/" + std::to_string(n), [n, run](benchmark::State& st) { bm_by_key<A, impl::cub32>(st, n, run); });
