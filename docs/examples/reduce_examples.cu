@@ -2,6 +2,8 @@
 // (exit 77 without a GPU).
 #include "example_util.cuh"
 
+#include <algorithm>
+
 // docs:begin workspace
 #include <gpuprim/reduce.cuh>
 
@@ -52,6 +54,15 @@ cudaError_t xor_of_all(const unsigned* d_in, unsigned* d_out, std::size_t n, cud
   return gpuprim::reduce(d_in, d_out, n, 0u, xor_op, s);
 }
 // docs:end operators
+
+// docs:begin segmented
+// One sum per row of a CSR matrix: row r is values[row_offsets[r] .. row_offsets[r + 1]).
+// Rows may be empty (their sum is 0); any mix of row lengths takes two launches.
+cudaError_t row_sums(const float* d_values, const int* d_row_offsets, float* d_sums, std::size_t rows,
+                     cudaStream_t stream) {
+  return gpuprim::segmented_sum(d_values, d_sums, rows, d_row_offsets, d_row_offsets + 1, stream);
+}
+// docs:end segmented
 
 // docs:begin block_reduce
 #include <gpuprim/block/block_reduce.cuh>
@@ -117,6 +128,21 @@ int main() {
   std::int64_t* d_i64 = example::to_device(std::vector<std::int64_t>(1));
   int* d_int = example::to_device(std::vector<int>(1));
   unsigned* d_u = example::to_device(std::vector<unsigned>(1));
+
+  {  // segmented: rows of i % 7 items
+    std::vector<int> offsets{0};
+    while (offsets.back() < n) offsets.push_back(std::min(n, offsets.back() + int(offsets.size() % 7)));
+    const std::size_t rows = offsets.size() - 1;
+    int* d_offsets = example::to_device(offsets);
+    float* d_rows = example::to_device(std::vector<float>(rows));
+    EXAMPLE_CHECK(row_sums(d_floats, d_offsets, d_rows, rows, 0));
+    const auto got = example::to_host(d_rows, rows);
+    for (std::size_t r = 0; r < rows; ++r) {
+      float t = 0;
+      for (int i = offsets[r]; i < offsets[r + 1]; ++i) t += floats[i];
+      EXAMPLE_EXPECT(got[r] == t);
+    }
+  }
 
   EXAMPLE_CHECK(sum_floats(d_floats, d_fsum, n, 0));
   EXAMPLE_EXPECT(example::to_host(d_fsum, 1)[0] == static_cast<float>(sum));

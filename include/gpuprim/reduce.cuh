@@ -11,6 +11,7 @@
 #include "detail/requirements.cuh"
 #include "device/by_key.cuh"
 #include "device/reduce_kernels.cuh"
+#include "device/segmented_reduce.cuh"
 #include "functional.cuh"
 #include "warp/warp_reduce.cuh"
 
@@ -103,6 +104,70 @@ template <class Shape = detail::use_default_shape, class KeysIt, class UniqueIt,
   } else {
     return cudaErrorInvalidValue;  // not reached: the requirements' static_asserts stop the build
   }
+}
+
+/// d_out[s] = op(init, op over d_in[d_begin_offsets[s] .. d_end_offsets[s])) for every segment
+/// s < num_segments (init where end <= begin); `op` associative and commutative, the accumulator
+/// the type of init. Segments may leave gaps and come in any order; they must not overlap (the
+/// offsets are device data: nothing checks them). Two launches for any mix of sizes
+/// (device/segmented_reduce.cuh).
+template <class Shape = detail::use_default_shape, class InputIt, class OutputIt, class BeginOffsetIt,
+          class EndOffsetIt, class T, class Op>
+[[nodiscard]] cudaError_t segmented_reduce(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
+                                           OutputIt d_out, std::size_t num_segments, BeginOffsetIt d_begin_offsets,
+                                           EndOffsetIt d_end_offsets, T init, Op op, cudaStream_t stream = 0) {
+  if constexpr (detail::segmented_reduce_requirements<InputIt, OutputIt, BeginOffsetIt, EndOffsetIt, T>::check()) {
+    const bool size_query = d_temp_storage == nullptr;
+    const cudaError_t e = detail::segmented_reduce<Shape>(d_temp_storage, temp_storage_bytes, size_query, d_in, d_out,
+                                                          num_segments, d_begin_offsets, d_end_offsets, init, op,
+                                                          stream);
+    if (e == cudaSuccess && size_query && temp_storage_bytes == 0) temp_storage_bytes = 1;
+    return e;
+  } else {
+    return cudaErrorInvalidValue;  // not reached: the requirements' static_asserts stop the build
+  }
+}
+
+/// `segmented_reduce` with its workspace taken stream-ordered.
+template <class Shape = detail::use_default_shape, class InputIt, class OutputIt, class BeginOffsetIt,
+          class EndOffsetIt, class T, class Op>
+[[nodiscard]] cudaError_t segmented_reduce(InputIt d_in, OutputIt d_out, std::size_t num_segments,
+                                           BeginOffsetIt d_begin_offsets, EndOffsetIt d_end_offsets, T init, Op op,
+                                           cudaStream_t stream = 0) {
+  if constexpr (detail::segmented_reduce_requirements<InputIt, OutputIt, BeginOffsetIt, EndOffsetIt, T>::check()) {
+    if (num_segments > 0 && (detail::is_null_iterator(d_in) || detail::is_null_iterator(d_out) ||
+                             detail::is_null_iterator(d_begin_offsets) || detail::is_null_iterator(d_end_offsets))) {
+      return cudaErrorInvalidValue;
+    }
+    return detail::with_stream_ordered_workspace(stream, [&](void* temp, std::size_t& bytes, bool size_query) {
+      return detail::segmented_reduce<Shape>(temp, bytes, size_query, d_in, d_out, num_segments, d_begin_offsets,
+                                             d_end_offsets, init, op, stream);
+    });
+  } else {
+    return cudaErrorInvalidValue;  // not reached: the requirements' static_asserts stop the build
+  }
+}
+
+/// `segmented_reduce(..., Acc{}, plus{})`, accumulated in the output's type for a raw pointer
+/// output (as gpuprim::sum), else in the input's value type.
+template <class Shape = detail::use_default_shape, class InputIt, class OutputIt, class BeginOffsetIt,
+          class EndOffsetIt>
+[[nodiscard]] cudaError_t segmented_sum(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
+                                        OutputIt d_out, std::size_t num_segments, BeginOffsetIt d_begin_offsets,
+                                        EndOffsetIt d_end_offsets, cudaStream_t stream = 0) {
+  using acc_t = detail::sum_accumulator_t<InputIt, OutputIt>;
+  return segmented_reduce<Shape>(d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments, d_begin_offsets,
+                                 d_end_offsets, acc_t{}, plus{}, stream);
+}
+
+/// `segmented_sum` with its workspace taken stream-ordered.
+template <class Shape = detail::use_default_shape, class InputIt, class OutputIt, class BeginOffsetIt,
+          class EndOffsetIt>
+[[nodiscard]] cudaError_t segmented_sum(InputIt d_in, OutputIt d_out, std::size_t num_segments,
+                                        BeginOffsetIt d_begin_offsets, EndOffsetIt d_end_offsets,
+                                        cudaStream_t stream = 0) {
+  using acc_t = detail::sum_accumulator_t<InputIt, OutputIt>;
+  return segmented_reduce<Shape>(d_in, d_out, num_segments, d_begin_offsets, d_end_offsets, acc_t{}, plus{}, stream);
 }
 
 GPUPRIM_NAMESPACE_END

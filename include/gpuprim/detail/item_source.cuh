@@ -59,7 +59,7 @@ struct vector_source {
   int head;
   int tail;
 
-  static vector_source make(const T* in, std::size_t n) {
+  static GPUPRIM_HOST_DEVICE vector_source make(const T* in, std::size_t n) {
     const std::uintptr_t misalignment = reinterpret_cast<std::uintptr_t>(in) % 16;
     std::size_t head = misalignment == 0 ? 0 : (16 - misalignment) / sizeof(T);
     if (head > n) head = n;
@@ -83,7 +83,7 @@ inline constexpr bool takes_vector_path_v =
 
 /// The source for `n` items at `in`: vectors for raw pointers to types that tile 16 bytes.
 template <class InputIt>
-auto make_item_source(InputIt in, std::size_t n) {
+GPUPRIM_HOST_DEVICE auto make_item_source(InputIt in, std::size_t n) {
   if constexpr (takes_vector_path_v<InputIt>) {
     using T = std::remove_cv_t<std::remove_pointer_t<InputIt>>;
     return vector_source<T>::make(in, n);

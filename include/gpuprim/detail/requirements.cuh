@@ -78,6 +78,25 @@ struct by_key_requirements {
   }
 };
 
+/// segmented_reduce / segmented_sum: the reduce's requirements, an output that takes the
+/// accumulator, and integer offsets.
+template <class InputIt, class OutputIt, class BeginIt, class EndIt, class Acc>
+struct segmented_reduce_requirements {
+  using item_t = iterator_item_t<InputIt>;
+  static constexpr bool offsets_ok = std::is_integral_v<iterator_item_t<BeginIt>> && std::is_integral_v<iterator_item_t<EndIt>>;
+  static constexpr bool check() {
+    static_assert(offsets_ok, "gpuprim::segmented_reduce: the segment offsets must be integers (int, int64_t, size_t)");
+    static_assert(copyable_v<Acc>, "gpuprim::segmented_reduce: the accumulator type (of init) must be copyable");
+    static_assert(!copyable_v<Acc> || std::is_constructible_v<Acc, const item_t&>,
+                  "gpuprim::segmented_reduce: the items (the input iterator's value type) must convert to the "
+                  "accumulator type (the type of init; for segmented_sum, the output's item type)");
+    static_assert(!copyable_v<Acc> || output_accepts_v<OutputIt, Acc>,
+                  "gpuprim::segmented_reduce: the output must be assignable from the accumulator type");
+    return offsets_ok && copyable_v<Acc> && std::is_constructible_v<Acc, const item_t&> &&
+           output_accepts_v<OutputIt, Acc>;
+  }
+};
+
 /// The radix sorts: keys and values.
 template <class Key, class Value>
 struct radix_sort_requirements {
