@@ -16,11 +16,14 @@
 #include <numeric>
 #include <vector>
 
+#include "scan/scan_test_util.cuh"
 #include "support/catch.hpp"
 #include "support/test_util.cuh"
 
 using gpuprim_test::device_vector;
 using gpuprim_test::require_sync;
+using scan_test::host_max;
+using scan_test::host_plus;
 
 namespace {
 
@@ -70,19 +73,6 @@ std::vector<V> values(std::size_t n) {
     return gpuprim_test::random_vector<V>(n, -100, 100);
   }
 }
-
-struct host_plus {
-  template <class A>
-  A operator()(const A& a, const A& b) const {
-    return static_cast<A>(a + b);
-  }
-};
-struct host_max {
-  template <class A>
-  A operator()(const A& a, const A& b) const {
-    return a < b ? b : a;
-  }
-};
 
 /// One segmented reduce (sum when Sum) of `l` over random values with gpuprim (workspace form,
 /// input misaligned by `offset` items, offsets of type Offset) and CUB; compared with the host.
