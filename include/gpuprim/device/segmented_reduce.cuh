@@ -95,6 +95,28 @@ struct segment_share {
   bool tail;                     // its last owned segment runs past w1
 };
 
+/// Block b's share of the line of W = starts[segments] items cut among `grid` blocks, where
+/// `first_at_least(w)` is the first segment whose start is >= w (`segments` when none). A pure
+/// function (tests/host/segmented_share.cu checks it over tables): block b takes items
+/// [w0, w1) and owns the segments that start there (the last block also those that start at W).
+template <class FirstAtLeast>
+GPUPRIM_HOST_DEVICE segment_share make_segment_share(const std::size_t* starts, std::size_t segments,
+                                                     std::size_t b, std::size_t grid, FirstAtLeast first_at_least) {
+  const std::size_t W = starts[segments];
+  const std::size_t per = W / grid, extra = W % grid;
+  segment_share sh;
+  sh.w0 = b * per + (b < extra ? b : extra);
+  sh.w1 = sh.w0 + per + (b < extra ? 1 : 0);
+  sh.own_first = first_at_least(sh.w0);
+  sh.own_end = b + 1 == grid ? segments : first_at_least(sh.w1);
+  if (sh.own_end < sh.own_first) sh.own_end = sh.own_first;
+  // The block starts inside the last segment that starts before w0 when none starts at w0.
+  sh.head_segment = ~std::size_t(0);
+  if (sh.w0 < sh.w1 && (sh.own_first == segments || starts[sh.own_first] > sh.w0)) sh.head_segment = sh.own_first - 1;
+  sh.tail = sh.own_end > sh.own_first && starts[sh.own_end] > sh.w1;
+  return sh;
+}
+
 template <class Shape, class InputIt, class OutputIt, class BeginIt, class EndIt, class AccT, class Op>
 class segmented_reduce_block {
   using source_t = decltype(make_item_source(std::declval<InputIt>(), std::size_t(0)));
@@ -163,22 +185,9 @@ class segmented_reduce_block {
 
   /// The block's share (every thread computes it; thread 0 keeps it for fold_tail).
   GPUPRIM_DEVICE segment_share find_share() {
-    const std::size_t W = starts_[segments_];
-    const std::size_t grid = gridDim.x, b = blockIdx.x;
-    const std::size_t per = W / grid, extra = W % grid;
-    segment_share sh;
-    sh.w0 = b * per + (b < extra ? b : extra);
-    sh.w1 = sh.w0 + per + (b < extra ? 1 : 0);
-    sh.own_first = first_start_at_least<threads>(starts_, segments_, sh.w0);
-    sh.own_end = b + 1 == grid ? segments_ : first_start_at_least<threads>(starts_, segments_, sh.w1);
-    if (sh.own_end < sh.own_first) sh.own_end = sh.own_first;
-    // The block starts inside the last segment that starts before w0 when none starts at w0.
-    sh.head_segment = ~std::size_t(0);
-    if (sh.w0 < sh.w1 && (sh.own_first == segments_ || starts_[sh.own_first] > sh.w0)) {
-      sh.head_segment = sh.own_first - 1;
-    }
-    sh.tail = sh.own_end > sh.own_first && starts_[sh.own_end] > sh.w1;
-    return sh;
+    return make_segment_share(starts_, segments_, blockIdx.x, gridDim.x, [&](std::size_t w) {
+      return first_start_at_least<threads>(starts_, segments_, w);
+    });
   }
 
   /// Reduces items in[at, at + len) with the whole block; the result in thread 0. Every thread calls.
