@@ -117,7 +117,7 @@ GPUPRIM_HOST_DEVICE segment_share make_segment_share(const std::size_t* starts, 
   return sh;
 }
 
-template <class Shape, class InputIt, class OutputIt, class BeginIt, class EndIt, class AccT, class Op>
+template <class Shape, class InputIt, class OutputIt, class BeginIt, class AccT, class Op>
 class segmented_reduce_block {
   using source_t = decltype(make_item_source(std::declval<InputIt>(), std::size_t(0)));
   using tile_t = reduce_tile<Shape, source_t, AccT, Op>;
@@ -263,12 +263,13 @@ class segmented_reduce_block {
   Op op_;
 };
 
-/// Launched cooperatively (every block resident): the grid-wide barrier orders the partials.
-template <class Shape, class InputIt, class OutputIt, class BeginIt, class EndIt, class AccT, class Op>
+/// Launched cooperatively (every block resident): the grid-wide barrier orders the partials. The
+/// segments' ends are in `starts` (the scanned lengths), so only their beginnings are passed.
+template <class Shape, class InputIt, class OutputIt, class BeginIt, class AccT, class Op>
 __global__ void __launch_bounds__(Shape::block_threads)
-    segmented_reduce_kernel(InputIt in, OutputIt out, std::size_t segments, BeginIt begin, EndIt end,
+    segmented_reduce_kernel(InputIt in, OutputIt out, std::size_t segments, BeginIt begin,
                             const std::size_t* starts, segment_partials<AccT> partials, AccT init, Op op) {
-  using block_t = segmented_reduce_block<Shape, InputIt, OutputIt, BeginIt, EndIt, AccT, Op>;
+  using block_t = segmented_reduce_block<Shape, InputIt, OutputIt, BeginIt, AccT, Op>;
   __shared__ typename block_t::temp_storage storage;
   block_t block(storage, in, out, segments, begin, starts, init, op);
   block.reduce_own(partials);
@@ -291,7 +292,7 @@ cudaError_t segmented_reduce(void* temp, std::size_t& temp_bytes, bool size_quer
   device_facts device;
   cudaError_t e = current_device_facts(device);
   if (e != cudaSuccess) return e;
-  constexpr auto kernel = segmented_reduce_kernel<shape_t, InputIt, OutputIt, BeginIt, EndIt, AccT, Op>;
+  constexpr auto kernel = segmented_reduce_kernel<shape_t, InputIt, OutputIt, BeginIt, AccT, Op>;
   int resident = 0;
   e = resident_blocks_per_sm<kernel>(shape_t::block_threads, device.ordinal, resident);
   if (e != cudaSuccess) return e;
@@ -324,7 +325,7 @@ cudaError_t segmented_reduce(void* temp, std::size_t& temp_bytes, bool size_quer
   const segment_partials<AccT> partials{static_cast<AccT*>(parts[2]), static_cast<AccT*>(parts[3]),
                                         static_cast<unsigned*>(parts[4])};
   return launch(kernel, static_cast<unsigned>(grid), shape_t::block_threads, stream, launch_mode::cooperative, in,
-                out, segments, begin, end, static_cast<const std::size_t*>(starts), partials, init, op);
+                out, segments, begin, static_cast<const std::size_t*>(starts), partials, init, op);
 }
 
 }  // namespace detail
