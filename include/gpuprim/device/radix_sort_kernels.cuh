@@ -301,15 +301,17 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   wait_for_previous_grid();
   if (threadIdx.x == 0) s.tile = atomicAdd(&a.control->head.tile_counter[slot], 1u);
   __syncthreads();
+  const onesweep_run run = whole_input_run<Config::tile_items>(s.tile, a.n, &a.control->offsets[0][0]);
   if constexpr (radix_key<Key>::is_float) {
     // Floating keys: the -0.0 fix-up of every digit only where the histogram asks for it.
     if (a.control->digits_fixed != 0) {
-      onesweep_tile<Key, Value, Descending, Config, true>(a, s, slot, s.tile, states_even, states_odd).process();
+      onesweep_tile<Key, Value, Descending, Config, true>(a, s, slot, s.tile, run, states_even, states_odd).process();
     } else {
-      onesweep_tile<Key, Value, Descending, Config, false>(a, s, slot, s.tile, states_even, states_odd).process();
+      onesweep_tile<Key, Value, Descending, Config, false>(a, s, slot, s.tile, run, states_even, states_odd)
+          .process();
     }
   } else {
-    onesweep_tile<Key, Value, Descending, Config>(a, s, slot, s.tile, states_even, states_odd).process();
+    onesweep_tile<Key, Value, Descending, Config>(a, s, slot, s.tile, run, states_even, states_odd).process();
   }
 }
 
@@ -371,7 +373,8 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
                      slot == 0 ? 1u : tiles);
     }
     __syncthreads();
-    onesweep_tile<Key, Value, Descending, Config>(a, s.pass, slot, tile, states_even, states_odd).process();
+    const onesweep_run run = whole_input_run<Config::tile_items>(tile, a.n, &control->offsets[0][0]);
+    onesweep_tile<Key, Value, Descending, Config>(a, s.pass, slot, tile, run, states_even, states_odd).process();
     __syncthreads();  // every thread's stores of this tile are issued
     if (threadIdx.x == 0) {
       __threadfence();

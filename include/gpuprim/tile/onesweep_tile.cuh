@@ -142,6 +142,25 @@ struct packed_fields {
   GPUPRIM_DEVICE unsigned get(int i) const { return (words[i / per_word] >> (Bits * (i % per_word))) & mask; }
 };
 
+/// Where one tile's keys lie: a run of tiles sorted as one (the whole input, or one segment of a
+/// segmented sort) starts with a tile whose digit offsets come from the histogram; each later tile
+/// of the run looks back to it. `offsets` holds the run's exclusive digit offsets (global
+/// positions), radix_bins per digit position.
+struct onesweep_run {
+  std::size_t base;                     ///< global index of the tile's first item
+  int valid;                            ///< the tile's items (fewer in the run's last tile)
+  bool first;                           ///< the first tile of its run
+  const unsigned long long* offsets;    ///< [digit position][digit]
+};
+
+/// The run of tile `tile` of a plain sort of n keys: every tile of one run.
+template <int TileItems>
+GPUPRIM_HOST_DEVICE onesweep_run whole_input_run(unsigned tile, std::size_t n, const unsigned long long* offsets) {
+  const std::size_t base = std::size_t(tile) * TileItems;
+  const int valid = n - base < std::size_t(TileItems) ? static_cast<int>(n - base) : TileItems;
+  return onesweep_run{base, valid, tile == 0, offsets};
+}
+
 /// Tile `tile` of pass `slot` (of the passes the histogram kept): every thread of the block
 /// constructs it and calls `process()`. The look-back states of the pass are `states` (its tiles'
 /// words, [tile][digit]); `next_states` are zeroed for the next pass. `Fixup` false: digits without
@@ -158,8 +177,10 @@ class onesweep_tile {
 
  public:
   GPUPRIM_DEVICE onesweep_tile(const radix_sort_args<Key, Value>& a, storage_t& s, int slot, unsigned tile,
-                               unsigned long long* states_even, unsigned long long* states_odd)
-      : a_(a), s_(s), slot_(slot), tile_(tile), tile_base_(std::size_t(tile) * Config::tile_items) {
+                               const onesweep_run& run, unsigned long long* states_even,
+                               unsigned long long* states_odd)
+      : a_(a), s_(s), slot_(slot), tile_(tile), first_(run.first), tile_base_(run.base), valid_(run.valid),
+        offsets_(run.offsets) {
     const radix_sort_control* control = a.control;
     active_ = static_cast<int>(control->active_passes);
     if (slot >= active_) return;
@@ -172,8 +193,6 @@ class onesweep_tile {
     read_output_ = ((active_ - slot) & 1) == 0;
     states_ = (slot & 1) ? states_odd : states_even;
     next_states_ = (slot & 1) ? states_even : states_odd;
-    valid_ = a.n - tile_base_ < std::size_t(Config::tile_items) ? static_cast<int>(a.n - tile_base_)
-                                                                 : Config::tile_items;
   }
 
   GPUPRIM_DEVICE void process() {
@@ -207,8 +226,9 @@ class onesweep_tile {
   GPUPRIM_DEVICE void copy_tile() {
 #pragma unroll
     for (int i = 0; i < items; ++i) {
-      const std::size_t idx = tile_base_ + i * threads + threadIdx.x;
-      if (idx < a_.n) {
+      const int j = i * threads + threadIdx.x;
+      const std::size_t idx = tile_base_ + j;
+      if (j < valid_) {
         reinterpret_cast<bits_t*>(a_.keys_out)[idx] = reinterpret_cast<const bits_t*>(a_.keys_in)[idx];
         if constexpr (has_values) a_.values_out[idx] = a_.values_in[idx];
       }
@@ -270,14 +290,17 @@ class onesweep_tile {
     return Fixup ? traits::digit(key, shift_, bits_) : traits::digit_of_bits(key, shift_, bits_);
   }
 
-  /// The tile's digit counts, at once, so that later tiles rarely wait for them; tile 0 publishes
-  /// its inclusive offsets (every look-back ends there at the latest).
+  /// Global position of this pass's first key of digit d in the run (first tiles only).
+  GPUPRIM_DEVICE unsigned long long run_offset(int d) const { return offsets_[position_ * radix_bins + d]; }
+
+  /// The tile's digit counts, at once, so that later tiles rarely wait for them; a run's first tile
+  /// publishes its inclusive offsets (every look-back ends there at the latest).
   GPUPRIM_DEVICE void publish_counts(const rank_t& ranker) const {
     for (int d = threadIdx.x; d < radix_bins; d += threads) {
       const unsigned long long c = ranker.bin_count(d);
       const count_tile_states states{states_ + d, radix_bins};
-      if (tile_ == 0) {
-        states.publish(tile_, count_tile_states::prefix, a_.control->offsets[position_][d] + c);
+      if (first_) {
+        states.publish(tile_, count_tile_states::prefix, run_offset(d) + c);
       } else {
         states.publish(tile_, count_tile_states::aggregate, c);
       }
@@ -306,15 +329,15 @@ class onesweep_tile {
   }
 
   /// One thread per digit: the digit's global offset before this tile (from the histogram's
-  /// offsets for tile 0, else by look-back), published with this tile's count as its inclusive
+  /// offsets for a run's first tile, else by look-back), published with this tile's count as its inclusive
   /// offset, and kept as the shift from tile positions to global ones.
   GPUPRIM_DEVICE void look_back(unsigned digit_start, unsigned digit_count) {
     if (threadIdx.x >= radix_bins) return;
     const int d = threadIdx.x;
     const count_tile_states states{states_ + d, radix_bins};
     unsigned long long before;
-    if (tile_ == 0) {
-      before = a_.control->offsets[position_][d];
+    if (first_) {
+      before = run_offset(d);
     } else {
       before = look_back_count<Config::lookback_window>(states, tile_);
       states.publish(tile_, count_tile_states::prefix, before + digit_count);
@@ -376,13 +399,15 @@ class onesweep_tile {
   storage_t& s_;
   int slot_;
   unsigned tile_;
+  bool first_;
   int active_ = 0;
   int shift_ = 0, bits_ = 0, position_ = 0;
   bool write_output_ = false, read_output_ = false;
   unsigned long long* states_ = nullptr;
   unsigned long long* next_states_ = nullptr;
   std::size_t tile_base_;
-  int valid_ = 0;
+  int valid_;
+  const unsigned long long* offsets_;
   bits_t keys_[items];
   packed_fields<has_values ? items : 1, 16> rank_of_;
   packed_fields<has_values ? items : 1, 8> out_digit_;
