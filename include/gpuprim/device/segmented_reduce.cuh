@@ -19,6 +19,7 @@
 
 #include <cooperative_groups.h>
 
+#include "../block/block_search.cuh"
 #include "../detail/config.cuh"
 #include "../detail/item_source.cuh"
 #include "../detail/l2_access.cuh"
@@ -58,24 +59,6 @@ struct segment_length_input {
     return e > b ? static_cast<std::size_t>(e - b) : 0;
   }
 };
-
-/// First index in [0, count) whose starts[] is >= w (`count` when none); starts is nondecreasing.
-/// Every thread of the block calls it and gets the answer: each round the threads test evenly
-/// spaced positions together, narrowing the range by the block size (a few rounds, not log2).
-template <int Threads>
-GPUPRIM_DEVICE std::size_t first_start_at_least(const std::size_t* starts, std::size_t count, std::size_t w) {
-  std::size_t lo = 0, hi = count;  // the answer is in [lo, hi]
-  while (lo < hi) {
-    const std::size_t step = (hi - lo + Threads - 1) / Threads;
-    const std::size_t at = lo + threadIdx.x * step;
-    const int below = __syncthreads_count(at < hi && starts[at] < w);  // a prefix of the threads
-    if (below == 0) return lo;
-    lo = lo + std::size_t(below - 1) * step + 1;
-    const std::size_t next = lo - 1 + step;
-    hi = next < hi ? next : hi;
-  }
-  return lo;
-}
 
 /// Where a block's head and tail partials are, and what its flags say.
 enum segment_flags : unsigned { head_valid = 1, head_ends_segment = 2, tail_valid = 4 };
@@ -186,7 +169,7 @@ class segmented_reduce_block {
   /// The block's share (every thread computes it; thread 0 keeps it for fold_tail).
   GPUPRIM_DEVICE segment_share find_share() {
     return make_segment_share(starts_, segments_, blockIdx.x, gridDim.x, [&](std::size_t w) {
-      return first_start_at_least<threads>(starts_, segments_, w);
+      return block_partition_point<threads>(segments_, [&](std::size_t i) { return starts_[i] < w; });
     });
   }
 
