@@ -56,6 +56,18 @@ __global__ void __launch_bounds__(256) sort_tiles(std::uint32_t* keys, float* va
 }
 // docs:end block_radix_sort
 
+// docs:begin segmented
+// Each row of a CSR graph lists its neighbours with a weight: sort every row by weight,
+// heaviest first (equal weights keep their order), neighbours moving with their weights.
+cudaError_t sort_rows_by_weight(const float* d_weights, float* d_weights_out, const int* d_neighbours,
+                                int* d_neighbours_out, std::size_t edges, const long long* d_row_offsets,
+                                std::size_t rows, cudaStream_t stream) {
+  return gpuprim::segmented_radix_sort_pairs_descending(d_weights, d_weights_out, d_neighbours, d_neighbours_out,
+                                                        edges, rows, d_row_offsets, d_row_offsets + 1, 0, 32,
+                                                        stream);
+}
+// docs:end segmented
+
 int main() {
   example::exit_77_without_gpu();
   const std::size_t n = 100000;
@@ -90,6 +102,26 @@ int main() {
   std::iota(order.begin(), order.end(), 0u);
   std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return scores[a] > scores[b]; });
   EXAMPLE_EXPECT(example::to_host(d_order, n) == order);
+
+  {  // segmented: rows of i % 300 edges, weights from the floats
+    std::vector<long long> offsets{0};
+    while (offsets.back() < static_cast<long long>(n)) {
+      offsets.push_back(std::min<long long>(n, offsets.back() + static_cast<long long>(offsets.size() % 300)));
+    }
+    const std::size_t rows = offsets.size() - 1;
+    std::vector<int> neighbours(n);
+    std::iota(neighbours.begin(), neighbours.end(), 0);
+    long long* d_offsets = example::to_device(offsets);
+    int* d_neighbours = example::to_device(neighbours);
+    int* d_neighbours_out = example::to_device(std::vector<int>(n));
+    EXAMPLE_CHECK(sort_rows_by_weight(d_floats, d_floats_out, d_neighbours, d_neighbours_out, n, d_offsets, rows, 0));
+    const auto got = example::to_host(d_neighbours_out, n);
+    for (std::size_t r = 0; r < rows; ++r) {
+      std::vector<int> want(neighbours.begin() + offsets[r], neighbours.begin() + offsets[r + 1]);
+      std::stable_sort(want.begin(), want.end(), [&](int a, int b) { return floats[a] > floats[b]; });
+      EXAMPLE_EXPECT(std::equal(want.begin(), want.end(), got.begin() + offsets[r]));
+    }
+  }
 
   std::uint32_t* d_small = example::to_device(small);
   std::uint32_t* d_small_out = example::to_device(std::vector<std::uint32_t>(n));

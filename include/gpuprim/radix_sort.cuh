@@ -13,6 +13,7 @@
 #include "detail/launch.cuh"
 #include "detail/requirements.cuh"
 #include "device/radix_sort_dispatch.cuh"
+#include "device/segmented_sort.cuh"
 #include "shape.cuh"
 
 GPUPRIM_NAMESPACE_BEGIN
@@ -52,6 +53,39 @@ cudaError_t radix_sort_allocating_form(const Key* keys_in, Key* keys_out, const 
     });
   } else {
     return cudaErrorInvalidValue;  // not reached: the requirements' static_asserts stop the build
+  }
+}
+
+/// The segmented sorts' two forms (device/segmented_sort.cuh).
+template <bool Descending, class Key, class Value, class BeginIt, class EndIt>
+cudaError_t segmented_sort_workspace_form(void* d_temp_storage, std::size_t& temp_storage_bytes, const Key* keys_in,
+                                          Key* keys_out, const Value* values_in, Value* values_out, std::size_t n,
+                                          std::size_t segments, BeginIt begin, EndIt end, int begin_bit, int end_bit,
+                                          cudaStream_t stream) {
+  if constexpr (radix_sort_requirements<Key, Value>::check() && segmented_sort_offsets_ok<BeginIt, EndIt>()) {
+    const bool size_query = d_temp_storage == nullptr;
+    if (!size_query && segments > 0 && n > 0 && temp_storage_bytes == 0) return cudaErrorInvalidValue;
+    const cudaError_t e = segmented_radix_sort<Descending>(d_temp_storage, temp_storage_bytes, size_query, keys_in,
+                                                           keys_out, values_in, values_out, n, segments, begin, end,
+                                                           begin_bit, end_bit, stream);
+    if (e == cudaSuccess && size_query && temp_storage_bytes == 0) temp_storage_bytes = 1;
+    return e;
+  } else {
+    return cudaErrorInvalidValue;  // not reached: the static_asserts stop the build
+  }
+}
+
+template <bool Descending, class Key, class Value, class BeginIt, class EndIt>
+cudaError_t segmented_sort_allocating_form(const Key* keys_in, Key* keys_out, const Value* values_in,
+                                           Value* values_out, std::size_t n, std::size_t segments, BeginIt begin,
+                                           EndIt end, int begin_bit, int end_bit, cudaStream_t stream) {
+  if constexpr (radix_sort_requirements<Key, Value>::check() && segmented_sort_offsets_ok<BeginIt, EndIt>()) {
+    return with_stream_ordered_workspace(stream, [&](void* temp, std::size_t& bytes, bool size_query) {
+      return segmented_radix_sort<Descending>(temp, bytes, size_query, keys_in, keys_out, values_in, values_out, n,
+                                              segments, begin, end, begin_bit, end_bit, stream);
+    });
+  } else {
+    return cudaErrorInvalidValue;
   }
 }
 
@@ -145,5 +179,68 @@ template <class Shape = detail::use_default_shape, class Key, class Value>
   return detail::radix_sort_allocating_form<true, Shape>(d_keys_in, d_keys_out, d_values_in, d_values_out, n, begin_bit,
                                                   end_bit, stream);
 }
+
+// ---- Segmented sorts ------------------------------------------------------------------------
+// Segment i is [d_begin_offsets[i], d_end_offsets[i]) of the n keys (empty where end <= begin);
+// segments may have gaps and come in any order but must not overlap. Each is sorted on its own
+// (stable), in the same places of the output; output items outside every segment are left as
+// they are. Offsets: random-access iterators of integers readable on the device. The host checks
+// the pointers and the bit range; it cannot read the offsets, which must lie in [0, n).
+
+#define GPUPRIM_SEGMENTED_SORT_KEYS(name, descending)                                                              \
+  template <class Key, class BeginOffsetIt, class EndOffsetIt>                                                    \
+  [[nodiscard]] cudaError_t name(void* d_temp_storage, std::size_t& temp_storage_bytes, const Key* d_keys_in,    \
+                                 Key* d_keys_out, std::size_t n, std::size_t num_segments,                       \
+                                 BeginOffsetIt d_begin_offsets, EndOffsetIt d_end_offsets, int begin_bit = 0,    \
+                                 int end_bit = 8 * sizeof(Key), cudaStream_t stream = 0) {                       \
+    return detail::segmented_sort_workspace_form<descending>(                                                    \
+        d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, static_cast<const detail::no_values*>(nullptr), \
+        static_cast<detail::no_values*>(nullptr), n, num_segments, d_begin_offsets, d_end_offsets, begin_bit,     \
+        end_bit, stream);                                                                                         \
+  }                                                                                                               \
+  template <class Key, class BeginOffsetIt, class EndOffsetIt>                                                    \
+  [[nodiscard]] cudaError_t name(const Key* d_keys_in, Key* d_keys_out, std::size_t n, std::size_t num_segments, \
+                                 BeginOffsetIt d_begin_offsets, EndOffsetIt d_end_offsets, int begin_bit = 0,    \
+                                 int end_bit = 8 * sizeof(Key), cudaStream_t stream = 0) {                       \
+    return detail::segmented_sort_allocating_form<descending>(                                                   \
+        d_keys_in, d_keys_out, static_cast<const detail::no_values*>(nullptr),                                    \
+        static_cast<detail::no_values*>(nullptr), n, num_segments, d_begin_offsets, d_end_offsets, begin_bit,     \
+        end_bit, stream);                                                                                         \
+  }
+
+#define GPUPRIM_SEGMENTED_SORT_PAIRS(name, descending)                                                             \
+  template <class Key, class Value, class BeginOffsetIt, class EndOffsetIt>                                       \
+  [[nodiscard]] cudaError_t name(void* d_temp_storage, std::size_t& temp_storage_bytes, const Key* d_keys_in,    \
+                                 Key* d_keys_out, const Value* d_values_in, Value* d_values_out, std::size_t n,  \
+                                 std::size_t num_segments, BeginOffsetIt d_begin_offsets,                        \
+                                 EndOffsetIt d_end_offsets, int begin_bit = 0, int end_bit = 8 * sizeof(Key),    \
+                                 cudaStream_t stream = 0) {                                                       \
+    return detail::segmented_sort_workspace_form<descending>(d_temp_storage, temp_storage_bytes, d_keys_in,      \
+                                                             d_keys_out, d_values_in, d_values_out, n,           \
+                                                             num_segments, d_begin_offsets, d_end_offsets,       \
+                                                             begin_bit, end_bit, stream);                        \
+  }                                                                                                               \
+  template <class Key, class Value, class BeginOffsetIt, class EndOffsetIt>                                       \
+  [[nodiscard]] cudaError_t name(const Key* d_keys_in, Key* d_keys_out, const Value* d_values_in,                \
+                                 Value* d_values_out, std::size_t n, std::size_t num_segments,                   \
+                                 BeginOffsetIt d_begin_offsets, EndOffsetIt d_end_offsets, int begin_bit = 0,    \
+                                 int end_bit = 8 * sizeof(Key), cudaStream_t stream = 0) {                       \
+    return detail::segmented_sort_allocating_form<descending>(d_keys_in, d_keys_out, d_values_in, d_values_out,  \
+                                                              n, num_segments, d_begin_offsets, d_end_offsets,   \
+                                                              begin_bit, end_bit, stream);                       \
+  }
+
+/// Sorts each segment's keys ascending (stable), both forms (workspace: a size query when
+/// `d_temp_storage == nullptr`; allocating: stream-ordered). Bad arguments: cudaErrorInvalidValue.
+GPUPRIM_SEGMENTED_SORT_KEYS(segmented_radix_sort_keys, false)
+/// As `segmented_radix_sort_keys`, descending (equal keys keep their order).
+GPUPRIM_SEGMENTED_SORT_KEYS(segmented_radix_sort_keys_descending, true)
+/// Sorts each segment's (key, value) pairs ascending by key (stable).
+GPUPRIM_SEGMENTED_SORT_PAIRS(segmented_radix_sort_pairs, false)
+/// As `segmented_radix_sort_pairs`, descending by key.
+GPUPRIM_SEGMENTED_SORT_PAIRS(segmented_radix_sort_pairs_descending, true)
+
+#undef GPUPRIM_SEGMENTED_SORT_KEYS
+#undef GPUPRIM_SEGMENTED_SORT_PAIRS
 
 GPUPRIM_NAMESPACE_END

@@ -96,6 +96,13 @@ using radix_many_waves_shape =
                 : KeyBytes + ValueBytes == 8 || (KeyBytes == 8 && ValueBytes == 4) ? 26
                 : KeyBytes + ValueBytes <= 4 ? 19 : KeyBytes + ValueBytes <= 16 ? 18
                 : radix_one_wave_shape<KeyBytes, ValueBytes>::items_per_thread)>;
+// Segmented sorts (device/segmented_sort.cuh): segments of up to segment_sort_thread_max keys are
+// sorted by one thread, of up to segment_sort_warp_max by a warp; the block tier's tiles hold segment_sort_block_shape's items, shorter
+// segments packed by windows of half a tile, and longer segments take the Onesweep passes. Not yet
+// tuned (2026-12-02): chosen so that the block tier covers the issue's 1000-key segments.
+inline constexpr int segment_sort_thread_max = 8;
+inline constexpr int segment_sort_warp_max = 128;
+using segment_sort_block_shape = shape<512, 8>;
 // The upfront histogram: 256 threads, 8 keys a thread a chunk. H200, 2026-11-21.
 inline constexpr int radix_histogram_threads = 256;
 inline constexpr int radix_histogram_items = 8;
