@@ -121,11 +121,14 @@ def load(paths):
     return contexts, rows, errors
 
 
-CUB_COUNT_VARIANTS = {"/cub64/": "64-bit count", "/cub32/": "32-bit count"}
+# CUB run more than one way; its row is the faster: the count type (32- or 64-bit offsets, and
+# their tuning), and for the segmented sorts its two algorithms.
+CUB_COUNT_VARIANTS = {"/cub64/": "64-bit count", "/cub32/": "32-bit count",
+                      "/cub_radix/": "DeviceSegmentedRadixSort", "/cub_segsort/": "DeviceSegmentedSort"}
 
 
 def cub_name(name):
-    """'<...>/cub64/<n>' or '<...>/cub32/<n>' -> '<...>/cub/<n>'; other names unchanged."""
+    """'<...>/cub64/<n>', '<...>/cub_radix/<n>', ... -> '<...>/cub/<n>'; other names unchanged."""
     for tag in CUB_COUNT_VARIANTS:
         name = name.replace(tag, "/cub/")
     return name
