@@ -185,7 +185,7 @@ template <class Shape = detail::use_default_shape, class Key, class Value>
 // segments may have gaps and come in any order but must not overlap. Each is sorted on its own
 // (stable), in the same places of the output; output items outside every segment are left as
 // they are. Offsets: random-access iterators of integers readable on the device. The host checks
-// the pointers and the bit range; it cannot read the offsets, which must lie in [0, n).
+// the pointers and the bit range; it cannot read the offsets, which must lie in [0, n].
 
 #define GPUPRIM_SEGMENTED_SORT_KEYS(name, descending)                                                              \
   template <class Key, class BeginOffsetIt, class EndOffsetIt>                                                    \
