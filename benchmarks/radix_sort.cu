@@ -16,6 +16,11 @@
 // the faster as CUB.
 // Names: "radix_sort_keys/<u32|f32|u64>/<distribution>/<gpuprim|cub|cub64>/<n>",
 //        "radix_sort_pairs/<u32_u32|u64_u32>/uniform/<gpuprim|cub|cub64>/<n>" (key type _ value type).
+//        The lean rows (bm_lean): "radix_sort_keys/u32/uniform/<gpuprim_lowmem|cub_dbuf>/<n>" and
+//        "radix_sort_pairs/u32_u32/uniform/<gpuprim_lowmem|cub_dbuf>/<n>" (the double_buffer forms
+//        and CUB's DoubleBuffer sorts, size_t counts), "radix_argsort/u32_u32/uniform/
+//        <gpuprim|gpuprim_keys_out|cub_fill_sortpairs>/<n>" (u32 keys to u32 indices, gpuprim with
+//        and without keys out; CUB fills an index array and sorts pairs), each with its workspace in MB (counter workspace_MB).
 // Run:   bench_radix_sort --benchmark_format=json --benchmark_out=radix_sort.json
 //        [--benchmark_repetitions=5 --benchmark_report_aggregates_only=true]
 #include "bench_common.cuh"
@@ -411,6 +416,147 @@ void bm_sort(benchmark::State& state, std::size_t n, key_dist dist) {
       benchmark::Counter(static_cast<double>(n) / 1e9, benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// ---------------------------------------------------------------------------------------------
+// The lean sorts: low-memory forms against CUB's DoubleBuffer sorts, argsort against CUB's
+// SortPairs of an index array it fills first
+// ---------------------------------------------------------------------------------------------
+
+enum class lean { gpuprim_lowmem, cub_dbuf, gpuprim_argsort, gpuprim_argsort_keys, cub_argsort };
+
+/// The index array CUB's argsort sorts beside the keys: the positions.
+__global__ __launch_bounds__(256) void iota_kernel(value_t* out, std::size_t n) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    out[i] = static_cast<value_t>(i);
+  }
+}
+
+/// One lean sort of n keys (and positions as values when Pairs). Low-memory rows: an untimed
+/// prologue copies input copy i into the current buffers (the sort consumes them), the timed body
+/// sorts them in place; CUB's DoubleBuffer rows the same. Argsort rows: u32 keys to u32 indices,
+/// gpuprim without keys out, CUB filling an index array (timed) and sorting pairs into a keys out.
+/// Checked untimed, first and last run, against CUB's SortKeys / SortPairs of positions.
+template <class Key, bool Pairs, lean L>
+void bm_lean(benchmark::State& state, std::size_t n) {
+  constexpr bool argsort = L == lean::gpuprim_argsort || L == lean::gpuprim_argsort_keys || L == lean::cub_argsort;
+  cuda_env env;
+  if (!env.init(state)) return;
+  const cudaStream_t s = env.stream();
+  pool_view<Key> keys;
+  if (!acquire_keys(state, n, key_dist::uniform, keys)) return;
+  pool_view<value_t> values;
+  if ((Pairs || argsort) && !acquire_values(state, n, values)) return;
+  const std::size_t item_bytes = sizeof(Key) + (Pairs || argsort ? sizeof(value_t) : 0);
+  if (!require_free_memory(state, 4 * n * item_bytes)) return;
+  device_buffer cur_k, alt_k, cur_v, alt_v, ref_k, ref_v, temp, flag;
+  for (device_buffer* b : {&cur_k, &alt_k, &ref_k}) GPUPRIM_BENCH_CHECK(state, b->allocate(n * sizeof(Key)));
+  for (device_buffer* b : {&cur_v, &alt_v, &ref_v}) GPUPRIM_BENCH_CHECK(state, b->allocate(n * sizeof(value_t)));
+  GPUPRIM_BENCH_CHECK(state, flag.allocate(sizeof(unsigned long long)));
+  auto* d_first = flag.get<unsigned long long>();
+  const value_t* no_values = nullptr;
+  gpuprim::double_buffer<Key> g_keys(cur_k.get<Key>(), alt_k.get<Key>());
+  gpuprim::double_buffer<value_t> g_values(cur_v.get<value_t>(), alt_v.get<value_t>());
+  cub::DoubleBuffer<Key> c_keys(cur_k.get<Key>(), alt_k.get<Key>());
+  cub::DoubleBuffer<value_t> c_values(cur_v.get<value_t>(), alt_v.get<value_t>());
+  constexpr int end_bit = static_cast<int>(8 * sizeof(Key));
+  std::size_t temp_bytes = 0;
+  auto sort = [&](void* t, std::size_t& bytes, std::size_t i) -> cudaError_t {
+    if constexpr (L == lean::gpuprim_lowmem) {
+      if constexpr (Pairs) return gpuprim::radix_sort_pairs(t, bytes, g_keys, g_values, n, 0, end_bit, s);
+      else return gpuprim::radix_sort_keys(t, bytes, g_keys, n, 0, end_bit, s);
+    } else if constexpr (L == lean::cub_dbuf) {
+      if constexpr (Pairs) return cub::DeviceRadixSort::SortPairs(t, bytes, c_keys, c_values, n, 0, end_bit, s);
+      else return cub::DeviceRadixSort::SortKeys(t, bytes, c_keys, n, 0, end_bit, s);
+    } else if constexpr (L == lean::gpuprim_argsort) {
+      return gpuprim::radix_argsort(t, bytes, keys.copy(i), nullptr, cur_v.get<value_t>(), n, 0, end_bit, s);
+    } else if constexpr (L == lean::gpuprim_argsort_keys) {
+      return gpuprim::radix_argsort(t, bytes, keys.copy(i), cur_k.get<Key>(), cur_v.get<value_t>(), n, 0, end_bit, s);
+    } else {
+      if (t != nullptr) iota_kernel<<<device().prop.multiProcessorCount * 8, 256, 0, s>>>(alt_v.get<value_t>(), n);
+      return cub::DeviceRadixSort::SortPairs(t, bytes, keys.copy(i), cur_k.get<Key>(), alt_v.get<value_t>(),
+                                             cur_v.get<value_t>(), n, 0, end_bit, s);
+    }
+  };
+  GPUPRIM_BENCH_CHECK(state, sort(nullptr, temp_bytes, 0));
+  std::size_t ref_bytes = 0;
+  GPUPRIM_BENCH_CHECK(state, cub::DeviceRadixSort::SortPairs(nullptr, ref_bytes, keys.copy(0), ref_k.get<Key>(),
+                                                             values.copy(0), ref_v.get<value_t>(), n, 0, end_bit, s));
+  GPUPRIM_BENCH_CHECK(state, temp.allocate(std::max(temp_bytes, ref_bytes)));
+  state.counters["workspace_MB"] = static_cast<double>(temp_bytes) / 1e6;
+  // The reference: CUB's SortPairs of positions (keys and values), or SortKeys.
+  if (Pairs || argsort) {
+    GPUPRIM_BENCH_CHECK(state, cub::DeviceRadixSort::SortPairs(temp.get(), ref_bytes, keys.copy(0), ref_k.get<Key>(),
+                                                               values.copy(0), ref_v.get<value_t>(), n, 0, end_bit, s));
+  } else {
+    GPUPRIM_BENCH_CHECK(state, cub::DeviceRadixSort::SortKeys(temp.get(), ref_bytes, keys.copy(0), ref_k.get<Key>(), n,
+                                                              0, end_bit, s));
+  }
+  const auto prologue = [&](std::size_t i) -> cudaError_t {
+    if constexpr (argsort) {
+      return cudaMemsetAsync(cur_v.get(), 0x7b, n * sizeof(value_t), s);
+    } else {
+      g_keys = gpuprim::double_buffer<Key>(cur_k.get<Key>(), alt_k.get<Key>());
+      g_values = gpuprim::double_buffer<value_t>(cur_v.get<value_t>(), alt_v.get<value_t>());
+      c_keys = cub::DoubleBuffer<Key>(cur_k.get<Key>(), alt_k.get<Key>());
+      c_values = cub::DoubleBuffer<value_t>(cur_v.get<value_t>(), alt_v.get<value_t>());
+      cudaError_t e = cudaMemsetAsync(alt_k.get(), 0x7b, n * sizeof(Key), s);
+      if (e == cudaSuccess) e = cudaMemcpyAsync(cur_k.get(), keys.copy(i), n * sizeof(Key), cudaMemcpyDeviceToDevice, s);
+      if (Pairs && e == cudaSuccess) {
+        e = cudaMemcpyAsync(cur_v.get(), values.copy(i), n * sizeof(value_t), cudaMemcpyDeviceToDevice, s);
+      }
+      return e;
+    }
+  };
+  const auto body = [&](std::size_t i) {
+    std::size_t bytes = temp_bytes;
+    return sort(temp.get(), bytes, i);
+  };
+  const auto check = [&](const char* when) {
+    const Key* got_keys = L == lean::gpuprim_lowmem ? g_keys.current() : L == lean::cub_dbuf ? c_keys.Current() : nullptr;
+    const value_t* got_values = L == lean::gpuprim_lowmem ? g_values.current()
+                                : L == lean::cub_dbuf      ? c_values.Current()
+                                                           : cur_v.get<value_t>();
+    const sorted_view<Key> ref{ref_k.get<Key>(), Pairs || argsort ? ref_v.get<value_t>() : nullptr};
+    if (got_keys != nullptr) return check_equal(state, s, d_first, sorted_view<Key>{got_keys, Pairs ? got_values : no_values}, ref, n, when);
+    // Argsort: the indices only (gpuprim writes no keys).
+    return check_equal(state, s, d_first, sorted_view<std::uint32_t>{got_values, nullptr},
+                       sorted_view<std::uint32_t>{ref.values, nullptr}, n, when);
+  };
+  GPUPRIM_BENCH_CHECK(state, prologue(0));
+  GPUPRIM_BENCH_CHECK(state, body(0));
+  GPUPRIM_BENCH_CHECK(state, cudaStreamSynchronize(s));
+  if (!check("(first run)")) return;
+  if (!env.timed_loop(state, 1, prologue, body)) return;
+  GPUPRIM_BENCH_CHECK(state, cudaStreamSynchronize(s));
+  if (!check("(last timed run)")) return;
+  set_counters(state, n, 2 * n * item_bytes);
+  state.counters["Gkeysps"] =
+      benchmark::Counter(static_cast<double>(n) / 1e9, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+/// The lean rows at 2^16 .. 2^28 in steps of 16x, and 2^26: u32 keys and u32/u32 pairs in the
+/// low-memory forms, u32 keys to u32 indices by argsort.
+void add_lean() {
+  for (int e : {16, 20, 24, 26, 28}) {
+    const std::size_t n = std::size_t{1} << e;
+    const std::string size = std::to_string(n);
+    add("radix_sort_keys/u32/uniform/gpuprim_lowmem/" + size,
+        [n](benchmark::State& st) { bm_lean<std::uint32_t, false, lean::gpuprim_lowmem>(st, n); });
+    add("radix_sort_keys/u32/uniform/cub_dbuf/" + size,
+        [n](benchmark::State& st) { bm_lean<std::uint32_t, false, lean::cub_dbuf>(st, n); });
+    add("radix_sort_pairs/u32_u32/uniform/gpuprim_lowmem/" + size,
+        [n](benchmark::State& st) { bm_lean<std::uint32_t, true, lean::gpuprim_lowmem>(st, n); });
+    add("radix_sort_pairs/u32_u32/uniform/cub_dbuf/" + size,
+        [n](benchmark::State& st) { bm_lean<std::uint32_t, true, lean::cub_dbuf>(st, n); });
+    add("radix_argsort/u32_u32/uniform/gpuprim/" + size,
+        [n](benchmark::State& st) { bm_lean<std::uint32_t, false, lean::gpuprim_argsort>(st, n); });
+    add("radix_argsort/u32_u32/uniform/gpuprim_keys_out/" + size,
+        [n](benchmark::State& st) { bm_lean<std::uint32_t, false, lean::gpuprim_argsort_keys>(st, n); });
+    add("radix_argsort/u32_u32/uniform/cub_fill_sortpairs/" + size,
+        [n](benchmark::State& st) { bm_lean<std::uint32_t, false, lean::cub_argsort>(st, n); });
+  }
+}
+
 template <class Key, bool Pairs>
 void add_sorts(key_dist dist, int max_log2) {
   const std::string type =
@@ -449,6 +595,7 @@ void register_all() {
   // keys, and int32 keys with u32 values.
   add_sorts<std::int32_t, false>(key_dist::uniform, 28);
   add_sorts<std::int32_t, true>(key_dist::uniform, 28);
+  add_lean();
 }
 
 }  // namespace

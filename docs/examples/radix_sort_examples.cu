@@ -16,13 +16,20 @@ cudaError_t sort_floats(const float* d_in, float* d_out, std::size_t n, cudaStre
   return gpuprim::radix_sort_keys(d_in, d_out, n, 0, 32, stream);
 }
 
-// "Argsort", descending: d_order_out[i] is the input position of the i-th largest score.
-// Stable, so equal scores keep their input order. The workspace form allocates nothing.
+// Argsort, descending: d_order_out[i] is the input position of the i-th largest score. Stable,
+// so equal scores keep their input order. The sort makes the positions itself (no index array to
+// fill), and nullptr asks for no sorted scores. The workspace form allocates nothing.
 cudaError_t rank_by_score(void* d_temp, std::size_t& temp_bytes, const std::uint32_t* d_scores,
-                          std::uint32_t* d_scores_out, const std::uint32_t* d_positions,
                           std::uint32_t* d_order_out, std::size_t n, cudaStream_t stream) {
-  return gpuprim::radix_sort_pairs_descending(d_temp, temp_bytes, d_scores, d_scores_out, d_positions,
-                                              d_order_out, n, 0, 32, stream);
+  return gpuprim::radix_argsort_descending(d_temp, temp_bytes, d_scores, nullptr, d_order_out, n, 0, 32, stream);
+}
+
+// Where memory is short, the low-memory form: the two buffers of each array are all it needs
+// besides a few MB of workspace. Either buffer may be overwritten; afterwards current() names the
+// one that holds the result.
+cudaError_t sort_cells(gpuprim::double_buffer<std::uint32_t>& cells, gpuprim::double_buffer<int>& particles,
+                       std::size_t n, cudaStream_t stream) {
+  return gpuprim::radix_sort_pairs(cells, particles, n, 0, 32, stream);
 }
 
 // Keys known to be below 2^20 need only bits [0, 20): three 8-bit passes instead of four.
@@ -90,14 +97,12 @@ int main() {
   EXAMPLE_EXPECT(example::to_host(d_floats, n) == floats);  // input untouched
 
   std::uint32_t* d_scores = example::to_device(scores);
-  std::uint32_t* d_scores_out = example::to_device(std::vector<std::uint32_t>(n));
-  std::uint32_t* d_positions = example::to_device(positions);
   std::uint32_t* d_order = example::to_device(std::vector<std::uint32_t>(n));
   std::size_t temp_bytes = 0;
-  EXAMPLE_CHECK(rank_by_score(nullptr, temp_bytes, d_scores, d_scores_out, d_positions, d_order, n, 0));
+  EXAMPLE_CHECK(rank_by_score(nullptr, temp_bytes, d_scores, d_order, n, 0));
   void* d_temp = nullptr;
   EXAMPLE_CHECK(cudaMalloc(&d_temp, temp_bytes));
-  EXAMPLE_CHECK(rank_by_score(d_temp, temp_bytes, d_scores, d_scores_out, d_positions, d_order, n, 0));
+  EXAMPLE_CHECK(rank_by_score(d_temp, temp_bytes, d_scores, d_order, n, 0));
   std::vector<std::uint32_t> order(n);
   std::iota(order.begin(), order.end(), 0u);
   std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return scores[a] > scores[b]; });
@@ -121,6 +126,23 @@ int main() {
       std::stable_sort(want.begin(), want.end(), [&](int a, int b) { return floats[a] > floats[b]; });
       EXAMPLE_EXPECT(std::equal(want.begin(), want.end(), got.begin() + offsets[r]));
     }
+  }
+
+  {  // low-memory: cells = the scores, particles = their positions
+    std::uint32_t* d_cells = example::to_device(scores);
+    std::uint32_t* d_cells_alt = example::to_device(std::vector<std::uint32_t>(n));
+    std::vector<int> ids(positions.begin(), positions.end());
+    int* d_ids = example::to_device(ids);
+    int* d_ids_alt = example::to_device(std::vector<int>(n));
+    gpuprim::double_buffer<std::uint32_t> cells(d_cells, d_cells_alt);
+    gpuprim::double_buffer<int> particles(d_ids, d_ids_alt);
+    EXAMPLE_CHECK(sort_cells(cells, particles, n, 0));
+    std::vector<int> want(ids);
+    std::stable_sort(want.begin(), want.end(), [&](int a, int b) { return scores[a] < scores[b]; });
+    EXAMPLE_EXPECT(example::to_host(particles.current(), n) == want);
+    std::vector<std::uint32_t> sorted_scores = scores;
+    std::sort(sorted_scores.begin(), sorted_scores.end());
+    EXAMPLE_EXPECT(example::to_host(cells.current(), n) == sorted_scores);
   }
 
   std::uint32_t* d_small = example::to_device(small);

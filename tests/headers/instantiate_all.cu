@@ -24,6 +24,10 @@ cudaError_t gpuprim_instantiate_all(const int* i32, int* i32_out, const double* 
   if (e == cudaSuccess) e = gpuprim::segmented_sum(f32, f32_out, n, i32, i32 + 1);
   if (e == cudaSuccess) e = gpuprim::segmented_radix_sort_keys(f32, f32_out, n, n, i32, i32 + 1);
   if (e == cudaSuccess) e = gpuprim::segmented_radix_sort_pairs_descending(u64, u64_out, f64, f64_out, n, n, i32, i32 + 1);
+  gpuprim::double_buffer<float> f32_buffers(f32_out, f32_out + n);
+  gpuprim::double_buffer<std::uint64_t> u64_buffers(u64_out, u64_out + n);
+  if (e == cudaSuccess) e = gpuprim::radix_sort_pairs_descending(f32_buffers, u64_buffers, n);
+  if (e == cudaSuccess) e = gpuprim::radix_argsort(f32, nullptr, u64_out, n);
   if (e == cudaSuccess) e = gpuprim::reduce_by_key(i32, i32_out, f32, f32_out, i32_out, n, gpuprim::plus{});
   return e;
 }

@@ -257,7 +257,11 @@ void check_size_query_workspace() {
       CHECK(used.bytes() <= layout.bytes());
       if (used.bytes() == 0) continue;
       CHECK(used.part_bytes[1] >= plan.tiles * gd::radix_bins * sizeof(unsigned long long));
-      CHECK(used.part_bytes[3] == n * sizeof(Key));
+      CHECK(used.part_bytes[2] == n * sizeof(Key));
+      // The low-memory form's workspace: the same states, no n-item buffer.
+      const gd::workspace_layout<5> lean = gd::radix_workspace<Key, Value>(plan.path, n, gd::radix_spares::none);
+      CHECK(lean.part_bytes[1] == used.part_bytes[1]);
+      CHECK(lean.part_bytes[2] + lean.part_bytes[3] + lean.part_bytes[4] == 0);
     }
     // One and many waves take the same bytes (the device decides between them).
     CHECK(gd::radix_workspace<Key, Value>(radix_path::one_wave, n).bytes() ==
@@ -265,6 +269,30 @@ void check_size_query_workspace() {
   }
   CHECK(gd::radix_workspace_path<Key, Value>(0, 0, 8) == radix_path::none);
   CHECK(gd::radix_workspace_path<Key, Value>(1000000, 3, 3) == radix_path::none);
+}
+
+/// The low-memory sorts' workspace at 2^28 items (issue target: at most 64 MB for u32 keys and
+/// u32/u32 pairs), and argsort's spare keys.
+TEST_CASE("radix plan: the low-memory workspace at 2^28 items", "[host][sort]") {
+  constexpr std::size_t n = std::size_t(1) << 28;
+  const auto lean_bytes = [](auto key, auto value) {
+    using Key = decltype(key);
+    using Value = decltype(value);
+    const radix_path sized = gd::radix_workspace_path<Key, Value>(n, 0, 8 * sizeof(Key));
+    return gd::radix_workspace<Key, Value>(sized, n, gd::radix_spares::none).bytes();
+  };
+  CHECK(lean_bytes(std::uint32_t{}, gd::no_values{}) <= 64'000'000);
+  CHECK(lean_bytes(std::uint32_t{}, std::uint32_t{}) <= 64'000'000);
+  const radix_path sized = gd::radix_workspace_path<std::uint32_t, std::uint32_t>(n, 0, 32);
+  const auto argsort = gd::radix_workspace<std::uint32_t, std::uint32_t>(sized, n, gd::radix_spares::alternates_and_keys);
+  CHECK(argsort.part_bytes[4] == n * sizeof(std::uint32_t));
+  // No plan takes one-wave tiles past the bound the size query assumes.
+  for (const gd::radix_device_facts& facts : {h200, l4, t4}) {
+    for (std::size_t m = 1; m < (std::size_t(1) << 34); m = m * 5 / 4 + 1) {
+      const gd::radix_plan plan = gd::plan_radix_sort<std::uint32_t, gd::no_values>(m, 0, 32, facts);
+      if (plan.path == radix_path::one_wave) CHECK(plan.tiles <= gd::radix_one_wave_max_tiles);
+    }
+  }
 }
 
 TEST_CASE("radix plan: the size query's workspace holds every plan's and grows with n", "[host][sort]") {

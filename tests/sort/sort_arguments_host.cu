@@ -19,6 +19,7 @@ const std::uint64_t* const values_in = &some_values[0];
 std::uint64_t* const values_out = &some_values[1];
 alignas(256) unsigned char some_workspace[16];
 constexpr std::size_t many = std::size_t(1) << 24;
+std::uint32_t* null_index() { return nullptr; }
 
 }  // namespace
 
@@ -110,4 +111,55 @@ TEST_CASE("radix sort: size queries and empty sorts need neither pointers nor a 
   CHECK(gpuprim::radix_sort_keys(some_workspace, bytes, null_in, null_out, 0) == cudaSuccess);
   CHECK(gpuprim::radix_sort_pairs(null_in, null_out, null_in, null_out, 0) == cudaSuccess);
   CHECK(gpuprim::radix_sort_keys_descending(null_in, null_out, 0, 3, 3) == cudaSuccess);
+}
+
+TEST_CASE("low-memory sorts and argsort: bad arguments are invalid", "[sort][arguments]") {
+  std::uint32_t* k0 = &some_keys[0];
+  std::uint32_t* k1 = &some_keys[1];
+  std::uint64_t* v0 = &some_values[0];
+  std::uint64_t* v1 = &some_values[1];
+  std::uint32_t* indices = &some_keys[1];
+  for (std::size_t n : {std::size_t(1), many}) {
+    CAPTURE(n);
+    std::size_t bytes = 0;
+    gpuprim::double_buffer<std::uint32_t> good(k0, k1);
+    gpuprim::double_buffer<std::uint64_t> values(v0, v1);
+    REQUIRE(gpuprim::radix_sort_pairs(nullptr, bytes, good, values, n) == cudaSuccess);
+    REQUIRE(bytes > 0);
+    void* temp = some_workspace;
+    for (const auto& keys : {gpuprim::double_buffer<std::uint32_t>(nullptr, k1),
+                             gpuprim::double_buffer<std::uint32_t>(k0, nullptr),
+                             gpuprim::double_buffer<std::uint32_t>(k0, k0)}) {
+      auto b = keys;
+      CHECK(gpuprim::radix_sort_keys(temp, bytes, b, n) == cudaErrorInvalidValue);
+      CHECK(gpuprim::radix_sort_keys_descending(b, n) == cudaErrorInvalidValue);
+      CHECK(gpuprim::radix_sort_pairs(temp, bytes, b, values, n) == cudaErrorInvalidValue);
+      CHECK((b.current() == keys.current() && b.alternate() == keys.alternate()));
+    }
+    gpuprim::double_buffer<std::uint64_t> same(v0, v0);
+    CHECK(gpuprim::radix_sort_pairs_descending(temp, bytes, good, same, n) == cudaErrorInvalidValue);
+    CHECK(gpuprim::radix_sort_pairs(good, same, n) == cudaErrorInvalidValue);
+    CHECK(gpuprim::radix_sort_keys(temp, bytes, good, n, 0, 33) == cudaErrorInvalidValue);
+    CHECK(gpuprim::radix_sort_keys(good, n, 5, 4) == cudaErrorInvalidValue);
+    CHECK((good.current() == k0 && good.alternate() == k1));
+    // Argsort: null keys or indices with items, a bit range outside the key.
+    const std::uint32_t* null_keys = nullptr;
+    std::uint32_t* null_indices = nullptr;
+    CHECK(gpuprim::radix_argsort(temp, bytes, null_keys, nullptr, indices, n) == cudaErrorInvalidValue);
+    CHECK(gpuprim::radix_argsort(temp, bytes, keys_in, nullptr, null_indices, n) == cudaErrorInvalidValue);
+    CHECK(gpuprim::radix_argsort_descending(null_keys, k1, indices, n) == cudaErrorInvalidValue);
+    CHECK(gpuprim::radix_argsort(keys_in, nullptr, indices, n, 0, 40) == cudaErrorInvalidValue);
+  }
+  // 32-bit indices cannot number more than 2^32 items: refused, the size query included.
+  std::size_t bytes = 0;
+  CHECK(gpuprim::radix_argsort(nullptr, bytes, keys_in, nullptr, indices, (std::size_t(1) << 32) + 1) ==
+        cudaErrorInvalidValue);
+  std::uint64_t* wide = &some_values[1];
+  CHECK(gpuprim::radix_argsort(nullptr, bytes, keys_in, nullptr, wide, (std::size_t(1) << 32) + 1) == cudaSuccess);
+  // Size queries and empty sorts need neither pointers nor a GPU.
+  gpuprim::double_buffer<std::uint32_t> empty;
+  CHECK(gpuprim::radix_sort_keys(nullptr, bytes, empty, 0) == cudaSuccess);
+  CHECK(bytes >= 1);
+  CHECK(gpuprim::radix_sort_keys(empty, 0) == cudaSuccess);
+  CHECK(gpuprim::radix_argsort(static_cast<const std::uint32_t*>(nullptr), nullptr, null_index(), 0) == cudaSuccess);
 }

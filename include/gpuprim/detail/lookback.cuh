@@ -250,22 +250,35 @@ struct lookback_prefix_op {
 };
 
 /// Tile states of counts (the radix sort's digit counts): one 64-bit word per tile and digit, the
-/// status in the top two bits and the count below, written and read in one access, so no fence
-/// is needed on either side. `column` points at the first tile's word of one digit; the words of
-/// one digit lie `stride` apart.
+/// status in the top two bits, the pass's tag in the next four and the count below, written and
+/// read in one access, so no fence is needed on either side. Every pass of a sort uses the same
+/// words: a word another pass published (another tag) reads as nothing published yet, so the
+/// states are zeroed once a sort, not once a pass. `column` points at the first tile's word of
+/// one digit; the words of one digit lie `stride` apart.
 struct count_tile_states {
-  static constexpr int value_bits = 62;
+  static constexpr int value_bits = 58;
   static constexpr unsigned long long value_mask = (1ull << value_bits) - 1;
-  static constexpr unsigned long long aggregate = static_cast<unsigned long long>(status_aggregate) << value_bits;
-  static constexpr unsigned long long prefix = static_cast<unsigned long long>(status_prefix) << value_bits;
+  static constexpr unsigned long long status_mask = 3ull << 62;
+  static constexpr unsigned long long tag_mask = 15ull << value_bits;
+  static constexpr unsigned long long aggregate = static_cast<unsigned long long>(status_aggregate) << 62;
+  static constexpr unsigned long long prefix = static_cast<unsigned long long>(status_prefix) << 62;
+  static constexpr int most_tags = 15;  // tags 1..15: zeroed words belong to no pass
 
   unsigned long long* column;
   std::size_t stride;
+  unsigned long long tag;  ///< the pass's tag (1 .. most_tags), in place: tag << value_bits
 
-  GPUPRIM_DEVICE void publish(std::size_t tile, unsigned long long status, unsigned long long count) const {
-    relaxed_store(column + tile * stride, status | count);
+  GPUPRIM_HOST_DEVICE static constexpr unsigned long long tag_of_pass(int pass) {
+    return static_cast<unsigned long long>(pass + 1) << value_bits;
   }
-  GPUPRIM_DEVICE unsigned long long load(std::size_t tile) const { return relaxed_load(column + tile * stride); }
+  GPUPRIM_DEVICE void publish(std::size_t tile, unsigned long long status, unsigned long long count) const {
+    relaxed_store(column + tile * stride, status | tag | count);
+  }
+  /// The word of `tile`, or 0 where this pass has published nothing there yet.
+  GPUPRIM_DEVICE unsigned long long load(std::size_t tile) const {
+    const unsigned long long word = relaxed_load(column + tile * stride);
+    return (word & tag_mask) == tag ? word : 0ull;
+  }
 };
 
 /// The exclusive prefix of one digit's count for `tile` (> 0) over count_tile_states: each lane of
@@ -288,7 +301,7 @@ GPUPRIM_DEVICE unsigned long long look_back_count(const count_tile_states& state
     bool stop = false;
 #pragma unroll
     for (int w = 0; w < Window; ++w) {
-      const unsigned long long status = word[w] & ~state::value_mask;
+      const unsigned long long status = word[w] & state::status_mask;
       if (stop || status == 0) {
         stop = true;
         continue;

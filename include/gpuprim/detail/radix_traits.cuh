@@ -2,6 +2,7 @@
 // comparison of the transformed bits order the keys as CUB's DeviceRadixSort orders them.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -188,6 +189,16 @@ struct radix_key {
     return static_cast<unsigned>(bits >> shift) & ((1u << num_bits) - 1u);
   }
 };
+
+/// Value `idx` of a sort's input: `values_in[idx]`, or, where argsort makes the values
+/// (`values_in == nullptr`, integer values only), the position itself.
+template <class Value>
+GPUPRIM_HOST_DEVICE Value radix_input_value(const Value* values_in, std::size_t idx) {
+  if constexpr (std::is_integral_v<Value>) {
+    if (values_in == nullptr) return static_cast<Value>(idx);
+  }
+  return values_in[idx];
+}
 
 }  // namespace detail
 GPUPRIM_NAMESPACE_END

@@ -65,10 +65,10 @@ struct rank_sort_owned {
   value_t value{};
   GPUPRIM_DEVICE void load(const Args& a, int i) {
     key = reinterpret_cast<const bits_t*>(a.keys_in)[i];
-    if constexpr (HasValues) value = a.values_in[i];
+    if constexpr (HasValues) value = radix_input_value(a.values_in, std::size_t(i));
   }
   GPUPRIM_DEVICE void store(const Args& a, unsigned at) const {
-    reinterpret_cast<bits_t*>(a.keys_out)[at] = key;
+    if (!a.keys_discarded) reinterpret_cast<bits_t*>(a.keys_out)[at] = key;
     if constexpr (HasValues) a.values_out[at] = value;
   }
 };

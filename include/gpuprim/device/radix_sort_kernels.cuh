@@ -206,9 +206,14 @@ GPUPRIM_DEVICE bool radix_histogram_arrive(radix_passes_storage<Threads>& s, rad
 /// sort's zeros all have one sign: then no key lies between the two zeros' patterns, and the keys
 /// order alike either way. Where they fix up, the keys that the fix-up changes move to their fixed
 /// digits in the counts first. The fix-up costs f32 sorts 7-8% at 2^26-2^28 (H200).
+///
+/// `keep_parity` (low-memory sorts, whose host side names the buffer of the result before the
+/// passes run): where an odd number of passes would be dropped, the first of them is kept (a
+/// pass over one digit is a stable identity), so that the result lands where the full count of
+/// passes would put it.
 template <class Key, int Threads>
 GPUPRIM_DEVICE void radix_choose_passes(radix_passes_storage<Threads>& s, radix_sort_control* control, int begin_bit,
-                               int end_bit, bool may_unfix) {
+                                        int end_bit, bool may_unfix, bool keep_parity = false) {
   using scan_t = block_scan<unsigned long long, Threads>;
   static_assert(Threads >= radix_bins, "one thread per digit in the final scan");
   const int passes = (end_bit - begin_bit + radix_bits - 1) / radix_bits;
@@ -253,9 +258,17 @@ GPUPRIM_DEVICE void radix_choose_passes(radix_passes_storage<Threads>& s, radix_
     __syncthreads();
   }
   if (threadIdx.x == 0) {
+    int dropped = 0, first_dropped = -1;
+    for (int p = 0; p < passes; ++p) {
+      if (s.digit_or[p] == s.digit_and[p]) {  // one digit value: a stable identity
+        if (first_dropped < 0) first_dropped = p;
+        ++dropped;
+      }
+    }
+    const int kept = keep_parity && (dropped & 1) ? first_dropped : -1;
     unsigned active = 0;
     for (int p = 0; p < passes; ++p) {
-      if (s.digit_or[p] == s.digit_and[p]) continue;  // one digit value: a stable identity
+      if (s.digit_or[p] == s.digit_and[p] && p != kept) continue;
       const int shift = begin_bit + p * radix_bits;
       control->pass_shift[active] = shift;
       control->pass_bits[active] = end_bit - shift < radix_bits ? end_bit - shift : radix_bits;
@@ -268,12 +281,12 @@ GPUPRIM_DEVICE void radix_choose_passes(radix_passes_storage<Threads>& s, radix_
 
 
 /// Counts the digits of every pass in one read of the keys; the last block scans the counts and
-/// chooses the passes (radix_choose_passes). The blocks also zero the first pass's look-back states
+/// chooses the passes (radix_choose_passes). The blocks also zero the look-back states
 /// (`clear_vectors` 16-byte vectors at `clear`), which pass 0 reads only after this grid has ended.
 template <class Key, bool Descending>
 __global__ void __launch_bounds__(radix_histogram_threads)
     radix_histogram_kernel(const Key* keys, std::size_t n, int begin_bit, int end_bit, radix_sort_control* control,
-                           uint4* clear, std::size_t clear_vectors) {
+                           uint4* clear, std::size_t clear_vectors, bool keep_parity) {
   __shared__ radix_histogram_storage s;
   allow_next_grid();  // pass 0 may be scheduled now; it waits for this grid before reading anything
   radix_zero_states(clear, clear_vectors);
@@ -281,7 +294,7 @@ __global__ void __launch_bounds__(radix_histogram_threads)
   radix_count_digits<Key, Descending>(s, keys, blockIdx.x * chunk, n, std::size_t(gridDim.x) * chunk, begin_bit,
                                       end_bit, control);
   if (radix_histogram_arrive(s.plan, control, gridDim.x)) {
-    radix_choose_passes<Key>(s.plan, control, begin_bit, end_bit, true);
+    radix_choose_passes<Key>(s.plan, control, begin_bit, end_bit, true, keep_parity);
   }
 }
 
@@ -289,8 +302,7 @@ __global__ void __launch_bounds__(radix_histogram_threads)
 /// counter, so that a tile's predecessors have started before it).
 template <class Key, class Value, bool Descending, class Config>
 __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_sm)
-    radix_pass_kernel(const radix_sort_args<Key, Value> a, int slot, unsigned long long* states_even,
-                      unsigned long long* states_odd) {
+    radix_pass_kernel(const radix_sort_args<Key, Value> a, int slot, unsigned long long* states) {
   using storage_t = onesweep_storage<Key, Value, Config>;
   extern __shared__ __align__(16) unsigned char smem[];
   storage_t& s = *reinterpret_cast<storage_t*>(smem);
@@ -305,13 +317,13 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   if constexpr (radix_key<Key>::is_float) {
     // Floating keys: the -0.0 fix-up of every digit only where the histogram asks for it.
     if (a.control->digits_fixed != 0) {
-      onesweep_tile<Key, Value, Descending, Config, true>(a, s, slot, s.tile, run, states_even, states_odd).process();
+      onesweep_tile<Key, Value, Descending, Config, true>(a, s, slot, s.tile, run, states).process();
     } else {
-      onesweep_tile<Key, Value, Descending, Config, false>(a, s, slot, s.tile, run, states_even, states_odd)
+      onesweep_tile<Key, Value, Descending, Config, false>(a, s, slot, s.tile, run, states)
           .process();
     }
   } else {
-    onesweep_tile<Key, Value, Descending, Config>(a, s, slot, s.tile, run, states_even, states_odd).process();
+    onesweep_tile<Key, Value, Descending, Config>(a, s, slot, s.tile, run, states).process();
   }
 }
 
@@ -331,7 +343,7 @@ union fused_storage {
 template <class Key, class Value, bool Descending, class Config>
 __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_sm)
     radix_fused_kernel(const radix_sort_args<Key, Value> a, int passes, unsigned tiles,
-                       unsigned long long* states_even, unsigned long long* states_odd) {
+                       unsigned long long* states, bool keep_parity) {
   static_assert(Config::block_threads == radix_histogram_threads, "the histogram items use the whole block");
   using storage_t = fused_storage<Key, Value, Config>;
   extern __shared__ __align__(16) unsigned char smem[];
@@ -346,10 +358,10 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     const unsigned k = item;
     if (k >= items) return;
     if (k < tiles) {
-      // Pass 0's look-back state of tile k starts at zero; pass 0 waits for the choice of passes,
-      // which comes after every histogram item.
+      // Tile k's look-back states start at zero (every pass tags its own); pass 0 waits for the
+      // choice of passes, which comes after every histogram item.
       for (int d = threadIdx.x; d < radix_bins; d += Config::block_threads) {
-        states_even[std::size_t(k) * radix_bins + d] = 0;
+        states[std::size_t(k) * radix_bins + d] = 0;
       }
       const std::size_t first = std::size_t(k) * Config::tile_items;
       const std::size_t end = a.n - first < std::size_t(Config::tile_items) ? a.n : first + Config::tile_items;
@@ -357,7 +369,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
                                           std::size_t(radix_histogram_threads) * radix_histogram_items, a.begin_bit,
                                           a.end_bit, control);
       if (radix_histogram_arrive(s.histogram.plan, control, tiles)) {
-        radix_choose_passes<Key>(s.histogram.plan, control, a.begin_bit, a.end_bit, false);  // always fix up
+        radix_choose_passes<Key>(s.histogram.plan, control, a.begin_bit, a.end_bit, false, keep_parity);  // fix up
         __syncthreads();
         if (threadIdx.x == 0) {
           __threadfence();
@@ -374,7 +386,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
     }
     __syncthreads();
     const onesweep_run run = whole_input_run<Config::tile_items>(tile, a.n, &control->offsets[0][0]);
-    onesweep_tile<Key, Value, Descending, Config>(a, s.pass, slot, tile, run, states_even, states_odd).process();
+    onesweep_tile<Key, Value, Descending, Config>(a, s.pass, slot, tile, run, states).process();
     __syncthreads();  // every thread's stores of this tile are issued
     if (threadIdx.x == 0) {
       __threadfence();

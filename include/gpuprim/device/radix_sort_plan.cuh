@@ -29,6 +29,10 @@ enum class radix_path {
   many_waves,  ///< as one_wave, with tiles that store keys at their ranks as they are found
 };
 
+/// The most tiles of a one-wave pass on any GPU (an H200 holds 396): a bound that keeps the
+/// workspace of a size query, which knows no device, to the many-wave tiles' states for large n.
+inline constexpr std::size_t radix_one_wave_max_tiles = 4096;
+
 /// What a plan needs to know about the device and the one-wave pass kernel of the sort's types.
 struct radix_device_facts {
   int sm_count = 0;
@@ -120,7 +124,8 @@ radix_plan plan_radix_sort(std::size_t n, int begin_bit, int end_bit, const radi
     path = n <= rank_sort_max_items && n >= bucket_sort_min_items && bucket_fits ? radix_path::bucket
            : rank_fits                                                           ? radix_path::rank
            : fused_tiles <= radix_fused_max_tiles                                ? radix_path::fused
-           : one_wave_tiles <= sms * std::size_t(facts.one_wave_blocks_per_sm > 0 ? facts.one_wave_blocks_per_sm : 1)
+           : one_wave_tiles <= sms * std::size_t(facts.one_wave_blocks_per_sm > 0 ? facts.one_wave_blocks_per_sm : 1) &&
+                     one_wave_tiles <= radix_one_wave_max_tiles
                ? radix_path::one_wave
                : radix_path::many_waves;
   }
@@ -144,6 +149,7 @@ radix_plan plan_radix_sort(std::size_t n, int begin_bit, int end_bit, const radi
       plan.tiles = fused_tiles;
       break;
     case radix_path::one_wave:
+      if (one_wave_tiles > radix_one_wave_max_tiles) path = radix_path::invalid;
       plan.tiles = one_wave_tiles;
       break;
     case radix_path::many_waves:
@@ -156,26 +162,41 @@ radix_plan plan_radix_sort(std::size_t n, int begin_bit, int end_bit, const radi
   return plan;
 }
 
-/// The workspace of a sort of n keys by `path`: control block, two regions of look-back states
-/// (for the narrower of the two onesweep tiles, so that both take the same bytes; never fewer than
-/// the fused sort's most tiles, so that the size never shrinks as n grows), the alternate key and
-/// value buffers. The rank sorts and the copy need none.
+/// The n-item buffers a sort's workspace holds beside its control block and look-back states.
+enum class radix_spares {
+  alternates,           ///< the alternate keys and values (the sorts from a const input)
+  none,                 ///< none: a low-memory sort ping-pongs between the caller's two buffers
+  alternates_and_keys,  ///< also the sorted keys nobody wants (argsort without keys out)
+};
+
+/// The workspace of a sort of n keys by `path`: control block, the look-back states of the widest
+/// tile count a plan may take for n (one word per tile and digit, shared by the passes; never
+/// fewer than the fused sort's most tiles, so that the size never shrinks as n grows), and the
+/// `spares`: the alternate keys and values, and the spare keys. The rank sorts and the copy need
+/// none.
 template <class Key, class Value, class Shape = use_default_shape>
-workspace_layout<5> radix_workspace(radix_path path, std::size_t n) {
+workspace_layout<5> radix_workspace(radix_path path, std::size_t n, radix_spares spares = radix_spares::alternates) {
   using configs = radix_configs<Key, Value, Shape>;
   workspace_layout<5> layout;
   if (path != radix_path::fused && path != radix_path::one_wave && path != radix_path::many_waves) return layout;
-  const std::size_t narrowest = path == radix_path::fused ? configs::fused::tile_items
-                                : configs::one_wave::tile_items < configs::many_waves::tile_items
-                                    ? configs::one_wave::tile_items
-                                    : configs::many_waves::tile_items;
-  const std::size_t needed = (n + narrowest - 1) / narrowest;
-  const std::size_t tiles = needed > radix_fused_max_tiles ? needed : radix_fused_max_tiles;
+  const auto tiles_of = [n](std::size_t tile_items) { return (n + tile_items - 1) / tile_items; };
+  std::size_t tiles = radix_fused_max_tiles;
+  if (path == radix_path::fused) {
+    tiles = tiles_of(configs::fused::tile_items) > tiles ? tiles_of(configs::fused::tile_items) : tiles;
+  } else {
+    const std::size_t one_wave = tiles_of(configs::one_wave::tile_items);
+    const std::size_t bounded = one_wave < radix_one_wave_max_tiles ? one_wave : radix_one_wave_max_tiles;
+    const std::size_t many_waves = tiles_of(configs::many_waves::tile_items);
+    tiles = bounded > tiles ? bounded : tiles;
+    tiles = many_waves > tiles ? many_waves : tiles;
+  }
   layout.part_bytes[0] = sizeof(radix_sort_control);
   layout.part_bytes[1] = tiles * radix_bins * sizeof(unsigned long long);
-  layout.part_bytes[2] = tiles * radix_bins * sizeof(unsigned long long);
-  layout.part_bytes[3] = n * sizeof(Key);
-  layout.part_bytes[4] = n * radix_value_bytes<Value>;
+  if (spares != radix_spares::none) {
+    layout.part_bytes[2] = n * sizeof(Key);
+    layout.part_bytes[3] = n * radix_value_bytes<Value>;
+  }
+  if (spares == radix_spares::alternates_and_keys) layout.part_bytes[4] = n * sizeof(Key);
   return layout;
 }
 

@@ -548,7 +548,7 @@ GPUPRIM_DEVICE void count_segment_digits(segment_histogram_storage<Threads>& s,
 }
 
 /// Counts the digits of every pass of each big segment, a tile at a time (the passes' tiles); also
-/// zeroes the first pass's look-back states.
+/// zeroes the look-back states.
 template <class Key, bool Descending, class Args>
 __global__ void __launch_bounds__(radix_bins) segmented_histogram_kernel(const Args a, uint4* states) {
   using traits = radix_key<Key>;
@@ -601,7 +601,7 @@ __global__ void __launch_bounds__(radix_bins) segmented_histogram_kernel(const A
 /// 50-200 bytes; this kernel spills none.)
 template <class Key, class Value, bool Descending, class Config, class Args>
 __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_sm)
-    segmented_pass_kernel(const Args a, int slot, unsigned long long* states_even, unsigned long long* states_odd) {
+    segmented_pass_kernel(const Args a, int slot, unsigned long long* states) {
   using storage_t = onesweep_storage<Key, Value, Config>;
   extern __shared__ __align__(16) unsigned char smem[];
   storage_t& s = *reinterpret_cast<storage_t*>(smem);
@@ -617,7 +617,7 @@ __global__ void __launch_bounds__(Config::block_threads, Config::min_blocks_per_
   const std::size_t left = seg.begin + seg.length - base;
   const onesweep_run run{base, left < std::size_t(Config::tile_items) ? static_cast<int>(left) : Config::tile_items,
                          k == 0, a.big_offsets + std::size_t(segment) * a.passes * radix_bins};
-  onesweep_tile<Key, Value, Descending, Config, true>(a.sort, s, slot, tile, run, states_even, states_odd).process();
+  onesweep_tile<Key, Value, Descending, Config, true>(a.sort, s, slot, tile, run, states).process();
 }
 
 /// Bounds on the device-side counts, from n and the number of segments, that size the workspace.
@@ -650,11 +650,11 @@ using segmented_pass_config = typename radix_configs<Key, Value>::many_waves;
 /// The workspace of a segmented sort: control, queue, big-segment tables, look-back states, the
 /// alternate keys and values (big segments only).
 template <class Key, class Value>
-workspace_layout<11> segmented_sort_workspace(std::size_t n, std::size_t segments, int passes) {
+workspace_layout<10> segmented_sort_workspace(std::size_t n, std::size_t segments, int passes) {
   const segmented_sort_bounds b = bound_segmented_sort(n, segments, segmented_pass_config<Key, Value>::tile_items);
-  workspace_layout<11> layout;
+  workspace_layout<10> layout;
   if (n == 0 || segments == 0) return layout;
-  layout.part_bytes[10] = b.warp_queue * sizeof(std::size_t);
+  layout.part_bytes[9] = b.warp_queue * sizeof(std::size_t);
   const std::size_t rows = std::size_t(passes > 0 ? passes : 1) * radix_bins;
   layout.part_bytes[0] = sizeof(segmented_sort_control);
   layout.part_bytes[1] = b.queue * sizeof(uint2);
@@ -663,9 +663,8 @@ workspace_layout<11> segmented_sort_workspace(std::size_t n, std::size_t segment
   layout.part_bytes[4] = b.slots * sizeof(unsigned);
   layout.part_bytes[5] = b.tiles * sizeof(unsigned);
   layout.part_bytes[6] = b.tiles * radix_bins * sizeof(unsigned long long);
-  layout.part_bytes[7] = b.tiles * radix_bins * sizeof(unsigned long long);
-  layout.part_bytes[8] = b.slots > 0 ? n * sizeof(Key) : 0;
-  layout.part_bytes[9] = b.slots > 0 ? n * radix_value_bytes<Value> : 0;
+  layout.part_bytes[7] = b.slots > 0 ? n * sizeof(Key) : 0;
+  layout.part_bytes[8] = b.slots > 0 ? n * radix_value_bytes<Value> : 0;
   return layout;
 }
 
@@ -685,13 +684,13 @@ cudaError_t segmented_radix_sort(void* temp, std::size_t& temp_bytes, bool size_
     return cudaErrorInvalidValue;
   }
   const int passes = (end_bit - begin_bit + radix_bits - 1) / radix_bits;
-  const workspace_layout<11> layout = segmented_sort_workspace<Key, Value>(n, segments, passes);
+  const workspace_layout<10> layout = segmented_sort_workspace<Key, Value>(n, segments, passes);
   if (size_query) {
     temp_bytes = layout.bytes();
     return cudaSuccess;
   }
   if (!work) return cudaSuccess;
-  void* parts[11];
+  void* parts[10];
   cudaError_t e = layout.carve(temp, temp_bytes, parts);
   if (e != cudaSuccess) return e;
   device_facts device;
@@ -701,10 +700,10 @@ cudaError_t segmented_radix_sort(void* temp, std::size_t& temp_bytes, bool size_
   // Slots are counted in the top 24 bits of one 64-bit counter: n below 4097 x 2^24 (6.9e10) keys.
   if (bounds.slots >= (std::size_t(1) << (64 - big_tile_bits))) return cudaErrorInvalidValue;
   auto* control = static_cast<segmented_sort_control*>(parts[0]);
-  args_t a{{keys_in, keys_out, static_cast<typename radix_key<Key>::bits_t*>(parts[8]), values_in, values_out,
-            static_cast<Value*>(parts[9]), n, begin_bit, end_bit, &control->sort},
+  args_t a{{keys_in, keys_out, static_cast<typename radix_key<Key>::bits_t*>(parts[7]), values_in, values_out,
+            static_cast<Value*>(parts[8]), n, begin_bit, end_bit, &control->sort},
            segments, begin, end, passes, config::tile_items, control,
-           static_cast<uint2*>(parts[1]), static_cast<std::size_t*>(parts[10]), static_cast<big_segment*>(parts[2]),
+           static_cast<uint2*>(parts[1]), static_cast<std::size_t*>(parts[9]), static_cast<big_segment*>(parts[2]),
            static_cast<unsigned long long*>(parts[3]), static_cast<unsigned*>(parts[4]),
            static_cast<unsigned*>(parts[5])};
   static_assert(offsetof(segmented_sort_control, sort) == sizeof(segmented_sort_counters), "one memset");
@@ -731,8 +730,7 @@ cudaError_t segmented_radix_sort(void* temp, std::size_t& temp_bytes, bool size_
     }
   }
   if (e != cudaSuccess || bounds.tiles == 0) return e;
-  auto* states_even = static_cast<unsigned long long*>(parts[6]);
-  auto* states_odd = static_cast<unsigned long long*>(parts[7]);
+  auto* states = static_cast<unsigned long long*>(parts[6]);
   {
     constexpr auto kernel = segmented_histogram_kernel<Key, Descending, args_t>;
     int resident = 0;
@@ -740,7 +738,7 @@ cudaError_t segmented_radix_sort(void* temp, std::size_t& temp_bytes, bool size_
     const std::size_t most = sms * std::size_t(resident > 0 ? resident : 1);
     if (e == cudaSuccess) {
       e = launch(kernel, static_cast<unsigned>(bounds.tiles < most ? bounds.tiles : most), radix_bins, stream,
-                 launch_mode::plain, a, reinterpret_cast<uint4*>(states_even));
+                 launch_mode::plain, a, reinterpret_cast<uint4*>(states));
     }
   }
   if (e != cudaSuccess) return e;
@@ -753,7 +751,7 @@ cudaError_t segmented_radix_sort(void* temp, std::size_t& temp_bytes, bool size_
   // An empty bit range still runs pass 0, which copies each big segment (no pass is active).
   const int launched = passes > 0 ? passes : 1;
   for (int slot = 0; slot < launched && e == cudaSuccess; ++slot) {
-    e = launch_with_smem(pass, grid, config::block_threads, smem, stream, chained, a, slot, states_even, states_odd);
+    e = launch_with_smem(pass, grid, config::block_threads, smem, stream, chained, a, slot, states);
   }
   return e;
 }

@@ -69,6 +69,7 @@ struct radix_sort_args {
   int begin_bit;
   int end_bit;
   radix_sort_control* control;
+  bool keys_discarded = false;  ///< the sorted keys are not wanted: the last pass stores none (argsort)
 };
 
 /// Bytes of a value (0 for keys-only sorts), and bytes one item moves per pass: key plus value.
@@ -162,9 +163,10 @@ GPUPRIM_HOST_DEVICE onesweep_run whole_input_run(unsigned tile, std::size_t n, c
 }
 
 /// Tile `tile` of pass `slot` (of the passes the histogram kept): every thread of the block
-/// constructs it and calls `process()`. The look-back states of the pass are `states` (its tiles'
-/// words, [tile][digit]); `next_states` are zeroed for the next pass. `Fixup` false: digits without
-/// the -0.0 fix-up of floating keys (radix_sort_control::digits_fixed).
+/// constructs it and calls `process()`. The look-back states are `states` (the tiles' words,
+/// [tile][digit], shared by the passes: count_tile_states tags each word with its pass). `Fixup`
+/// false: digits without the -0.0 fix-up of floating keys (radix_sort_control::digits_fixed).
+/// Pairs with `values_in == nullptr` (argsort) take each item's input position as its value.
 template <class Key, class Value, bool Descending, class Config, bool Fixup = true>
 class onesweep_tile {
   using traits = radix_key<Key>;
@@ -177,10 +179,9 @@ class onesweep_tile {
 
  public:
   GPUPRIM_DEVICE onesweep_tile(const radix_sort_args<Key, Value>& a, storage_t& s, int slot, unsigned tile,
-                               const onesweep_run& run, unsigned long long* states_even,
-                               unsigned long long* states_odd)
-      : a_(a), s_(s), slot_(slot), tile_(tile), first_(run.first), tile_base_(run.base), valid_(run.valid),
-        offsets_(run.offsets) {
+                               const onesweep_run& run, unsigned long long* states)
+      : a_(a), s_(s), slot_(slot), tile_(tile), first_(run.first), states_(states), tile_base_(run.base),
+        valid_(run.valid), offsets_(run.offsets) {
     const radix_sort_control* control = a.control;
     active_ = static_cast<int>(control->active_passes);
     if (slot >= active_) return;
@@ -191,16 +192,14 @@ class onesweep_tile {
     // output.
     write_output_ = ((active_ - 1 - slot) & 1) == 0;
     read_output_ = ((active_ - slot) & 1) == 0;
-    states_ = (slot & 1) ? states_odd : states_even;
-    next_states_ = (slot & 1) ? states_even : states_odd;
   }
 
   GPUPRIM_DEVICE void process() {
     if (slot_ >= active_) {  // a pass the histogram dropped (all keys share its digit)
-      if (slot_ == 0) copy_tile();
+      // No pass at all: the input is the output, unless a low-memory sort's input already is.
+      if (slot_ == 0 && static_cast<const void*>(a_.keys_in) != static_cast<const void*>(a_.keys_out)) copy_tile();
       return;
     }
-    clear_next_states();
     load_keys();
     rank_t ranker(s_.x.rank);
     ranker.count([&](int i) { return digit_of(i); });
@@ -230,14 +229,11 @@ class onesweep_tile {
       const std::size_t idx = tile_base_ + j;
       if (j < valid_) {
         reinterpret_cast<bits_t*>(a_.keys_out)[idx] = reinterpret_cast<const bits_t*>(a_.keys_in)[idx];
-        if constexpr (has_values) a_.values_out[idx] = a_.values_in[idx];
+        if constexpr (has_values) a_.values_out[idx] = radix_input_value(a_.values_in, idx);
       }
     }
   }
 
-  GPUPRIM_DEVICE void clear_next_states() {
-    for (int d = threadIdx.x; d < radix_bins; d += threads) next_states_[std::size_t(tile_) * radix_bins + d] = 0;
-  }
 
   /// The tile, warp-striped and bit-ordered; missing items of the last tile get the largest key, so
   /// that they rank after every real key and are never stored. Floating keys, and integer keys
@@ -298,7 +294,7 @@ class onesweep_tile {
   GPUPRIM_DEVICE void publish_counts(const rank_t& ranker) const {
     for (int d = threadIdx.x; d < radix_bins; d += threads) {
       const unsigned long long c = ranker.bin_count(d);
-      const count_tile_states states{states_ + d, radix_bins};
+      const count_tile_states states{states_ + d, radix_bins, count_tile_states::tag_of_pass(slot_)};
       if (first_) {
         states.publish(tile_, count_tile_states::prefix, run_offset(d) + c);
       } else {
@@ -334,7 +330,7 @@ class onesweep_tile {
   GPUPRIM_DEVICE void look_back(unsigned digit_start, unsigned digit_count) {
     if (threadIdx.x >= radix_bins) return;
     const int d = threadIdx.x;
-    const count_tile_states states{states_ + d, radix_bins};
+    const count_tile_states states{states_ + d, radix_bins, count_tile_states::tag_of_pass(slot_)};
     unsigned long long before;
     if (first_) {
       before = run_offset(d);
@@ -353,6 +349,7 @@ class onesweep_tile {
     [[maybe_unused]] bits_t out_flip = 0;
     if constexpr (traits::order_is_xor) out_flip = last ? traits::order_mask(Descending) : bits_t(0);
     bits_t* dst = write_output_ ? reinterpret_cast<bits_t*>(a_.keys_out) : a_.keys_alt;
+    const bool store = !(last && a_.keys_discarded);
 #pragma unroll
     for (int k = 0; k < items; ++k) {
       const int j = k * threads + threadIdx.x;
@@ -360,6 +357,7 @@ class onesweep_tile {
         const bits_t key = s_.x.u.keys[j];
         const unsigned d = sorted_digit(key);
         if constexpr (has_values) out_digit_.put(k, d);
+        if (!store) continue;
         const std::size_t g = s_.shift[d] + static_cast<unsigned long long>(j);
         if constexpr (traits::order_is_xor) {
           dst[g] = key ^ out_flip;
@@ -376,10 +374,19 @@ class onesweep_tile {
     const Value* src = values_source();
     Value* dst = write_output_ ? a_.values_out : a_.values_alt;
     Value v[items];
+    bool positions = false;  // argsort's first pass: the values are the positions
+    if constexpr (std::is_integral_v<Value>) positions = src == nullptr;
+    if (positions) {
+      if constexpr (std::is_integral_v<Value>) {
 #pragma unroll
-    for (int i = 0; i < items; ++i) {
-      const int pos = warp_striped_position<items>(i);
-      if (pos < valid_) v[i] = src[tile_base_ + pos];
+        for (int i = 0; i < items; ++i) v[i] = static_cast<Value>(tile_base_ + warp_striped_position<items>(i));
+      }
+    } else {
+#pragma unroll
+      for (int i = 0; i < items; ++i) {
+        const int pos = warp_striped_position<items>(i);
+        if (pos < valid_) v[i] = src[tile_base_ + pos];
+      }
     }
     __syncthreads();  // every key has left the exchange
 #pragma unroll
@@ -400,11 +407,10 @@ class onesweep_tile {
   int slot_;
   unsigned tile_;
   bool first_;
+  unsigned long long* states_;
   int active_ = 0;
   int shift_ = 0, bits_ = 0, position_ = 0;
   bool write_output_ = false, read_output_ = false;
-  unsigned long long* states_ = nullptr;
-  unsigned long long* next_states_ = nullptr;
   std::size_t tile_base_;
   int valid_;
   const unsigned long long* offsets_;
