@@ -2,9 +2,11 @@
 // Parallel Prefix Scan with Decoupled Look-back", NVIDIA Technical Report NVR-2016-002 (2016).
 //
 // Every tile publishes its aggregate (status AGGREGATE) as soon as its block has scanned it, then
-// looks back over its predecessors, a warp of 32 of them at a time, folding aggregates until it
-// meets a tile that has published its inclusive prefix (status PREFIX), and publishes its own
-// inclusive prefix. Tile 0 publishes only PREFIX, so every look-back ends there at the latest.
+// looks back over its predecessors for the nearest that has published its inclusive prefix
+// (status PREFIX), folds the aggregates after it left to right, and publishes its own inclusive
+// prefix. Tile 0 publishes only PREFIX, so every look-back ends there at the latest. The fold's
+// association does not depend on which PREFIX the look-back meets: scans are bitwise
+// reproducible (look_back).
 #pragma once
 
 #include <cstddef>
@@ -173,67 +175,108 @@ using tile_states_t = std::conditional_t<sizeof(T) <= 16, tagged_tile_states<T>,
 /// Predecessors one look-back round inspects: 32 lanes x this many, loaded together. Chosen on the
 /// expectation that at the H200's tile rate the nearest PREFIX is often more than 32 tiles back;
 /// measured (i32, 2^28), 128 tiles and 32 tiles ran equally fast (714 vs 713 us): the look-back
-/// waits for predecessors' loads, not for extra rounds. Kept since it costs no time.
+/// waits for predecessors' loads, not for extra rounds. A look-back waits until a PREFIX lies
+/// within these tiles (look_back), so the window also bounds the fold after it.
 inline constexpr int lookback_window_chunks = 4;
+/// The streaming scan's window (256 tiles): its prefix chain may lag hundreds of tiles behind the
+/// published aggregates (a slot waits ~10 of its ~15 us for it, i32 2^28), and the PREFIX a
+/// look-back waits for then moves at most a window per round; its look-back warp has registers
+/// to spare. To be measured against 4 and 16 (bench_scan, 2^24-2^28).
+inline constexpr int lookback_streaming_window_chunks = 8;
 
 /// The exclusive prefix of `tile` (> 0): every earlier tile's items reduced in order (including
-/// the scan's init, which tile 0 folds into its prefix). All 32 lanes of one warp call it; the
-/// result reaches every lane. `filler` is any value (lanes without a predecessor hold it).
-template <class States, class T, class Op>
+/// the scan's init, which tile 0 folds into its prefix), looking at `Chunks` x 32 predecessors at
+/// a time. All 32 lanes of one warp call it; the result reaches every lane. `filler` is any value
+/// (lanes without a predecessor hold it).
+///
+/// The result is the same bits whatever the timing: with A(t) the aggregate tile t publishes and
+/// S(t) its inclusive prefix, every tile publishes S(t) = S(t - 1) op A(t), and the look-back
+/// computes S(t - 1) as ((S(j) op A(j + 1)) op A(j + 2)) ... op A(t - 1), left to right, from the
+/// nearest predecessor j that has published its PREFIX. By induction S(j) is that same chain up
+/// to j, and each step repeats one the chain took, on the same operands, so which j the look-back
+/// meets changes no bit (neither commutativity nor exact associativity of a rounded op is used).
+/// A window of aggregates alone cannot be folded on its own without changing the association,
+/// so the warp waits until a PREFIX lies within it (rather than walking further back). That
+/// cannot deadlock: a look-back waits only for tiles before its own, tile 0 publishes its PREFIX
+/// without waiting, and by induction on the tile index every predecessor, started before it (the
+/// forward progress the kernels already assume), publishes its PREFIX in the end, tile - 1's
+/// among them, which lies in the window.
+template <int Chunks = lookback_window_chunks, class States, class T, class Op>
 GPUPRIM_DEVICE T look_back(const States& states, unsigned tile, Op op, const T& filler) {
-  constexpr int chunks = lookback_window_chunks;
+  constexpr int chunks = Chunks;
+  static_assert(chunks >= 1 && chunks <= 16, "the statuses of a lane's chunks fill at most one 32-bit word");
   const int lane = static_cast<int>(lane_id());
-  T exclusive = filler;
-  bool have_exclusive = false;
-  long long newest = static_cast<long long>(tile) - 1;  // chunk 0, lane 0; chunk k, lane l: newest - 32k - l
-  for (;;) {
-    // Load the whole window at once. Lanes before tile 0 act as PREFIX: tile 0 is a PREFIX at a
-    // lower lane of the same or an earlier chunk, so they never enter a reduction.
-    T value[chunks];
-    tile_status status[chunks];
+  // Chunk k of lane l holds predecessor tile - 1 - 32k - l. Lanes before tile 0 act as PREFIX and
+  // are never folded: tile 0, which publishes only PREFIX, sits at a lower lane of the same or an
+  // earlier chunk, must be valid before the fold, and is then nearer.
+  const int newest = static_cast<int>(tile) - 1 - lane;  // tiles are fewer than 2^31
+  const auto predecessor = [&](int k) { return newest - 32 * k; };
+  // The statuses of a lane's chunks, two bits each in one register (register pressure: warp 0 of a
+  // tile-per-block scan holds the tile's items meanwhile).
+  unsigned statuses = 0;
+  const auto status = [&](int k) { return static_cast<tile_status>((statuses >> (2 * k)) & 3u); };
+  T value[chunks];
+  const auto load = [&](int k) {
+    const int t = predecessor(k);
+    const unsigned st = t >= 0 ? states.load(static_cast<unsigned>(t), value[k]) : status_prefix;
+    statuses = (statuses & ~(3u << (2 * k))) | (st << (2 * k));
+  };
 #pragma unroll
-    for (int k = 0; k < chunks; ++k) {
-      const long long predecessor = newest - 32 * k - lane;
-      value[k] = filler;
-      status[k] = predecessor >= 0 ? states.load(static_cast<unsigned>(predecessor), value[k]) : status_prefix;
-    }
-
-#pragma unroll
-    for (int k = 0; k < chunks; ++k) {
-      const long long predecessor = newest - 32 * k - lane;
-      // Wait until the chunk up to its first PREFIX (lowest lane) holds no invalid tile; lanes
-      // past that PREFIX are not needed and may stay invalid.
-      unsigned prefixes;
-      poll_backoff backoff;
-      for (;;) {
-        prefixes = __ballot_sync(full_warp_mask, status[k] == status_prefix);
-        const unsigned needed = prefixes == 0 ? full_warp_mask : prefixes ^ (prefixes - 1);
-        if ((__ballot_sync(full_warp_mask, status[k] == status_invalid) & needed) == 0) break;
-        backoff.pause();
-        if (status[k] == status_invalid) status[k] = states.load(static_cast<unsigned>(predecessor), value[k]);
-      }
-
-      // Reduce lanes [0, last] in tile order: a higher lane holds an older tile, so it is the
-      // left operand. After the step of `offset`, lane l holds lanes [l, l + 2 * offset) (up to
-      // `last`).
-      const int last = prefixes == 0 ? 31 : __ffs(prefixes) - 1;
-      T v = value[k];
-#pragma unroll
-      for (int offset = 1; offset < 32; offset *= 2) {
-        const T older = shfl_down(v, offset);
-        if (lane + offset <= last) v = static_cast<T>(op(older, v));
-      }
-      const T window = shfl_idx(v, 0);
-      exclusive = have_exclusive ? static_cast<T>(op(window, exclusive)) : window;
-      have_exclusive = true;
-      if (prefixes != 0) return exclusive;
-    }
-    newest -= 32 * chunks;  // the whole window was aggregates: look further back
+  for (int k = 0; k < chunks; ++k) {
+    value[k] = filler;
+    load(k);
   }
+
+  // Wait, chunk by chunk from the newest, until a chunk holds a PREFIX and no tile after the
+  // nearest one is invalid (polling the invalid ones); lanes past that PREFIX are not needed and
+  // may stay invalid. A window without a PREFIX is read again whole: any tile may have turned
+  // PREFIX meanwhile.
+  int nearest = 32 * chunks;  // the nearest PREFIX, 32 * chunk + lane (warp-uniform)
+  poll_backoff backoff;
+  for (;;) {
+#pragma unroll
+    for (int k = 0; k < chunks; ++k) {
+      if (nearest == 32 * chunks) {
+        unsigned prefixes;
+        for (;;) {
+          prefixes = __ballot_sync(full_warp_mask, status(k) == status_prefix);
+          const unsigned needed = prefixes == 0 ? full_warp_mask : prefixes ^ (prefixes - 1);
+          if ((__ballot_sync(full_warp_mask, status(k) == status_invalid) & needed) == 0) break;
+          backoff.pause();
+          if (status(k) == status_invalid) load(k);
+        }
+        if (prefixes != 0) nearest = 32 * k + __ffs(prefixes) - 1;
+      }
+    }
+    if (nearest < 32 * chunks) break;
+    backoff.pause();
+#pragma unroll
+    for (int k = 0; k < chunks; ++k) load(k);
+  }
+
+  // S(j), then the aggregates after it, oldest first: the nearest PREFIX's chunk from its lane
+  // down to lane 0, then each newer chunk from lane 31 down to lane 0. The shuffles do not depend
+  // on the running value, so they issue ahead of the serial chain of ops; every chunk runs all 32
+  // steps, those past the PREFIX predicated off (a loop of `top` steps spilled registers in the
+  // tile-per-block kernels of 8-byte inclusive scans, -Xptxas -v, sm_90).
+  T exclusive = filler;
+#pragma unroll
+  for (int k = chunks - 1; k >= 0; --k) {
+    if (32 * k > nearest) continue;
+    const int top = nearest - 32 * k < 32 ? nearest - 32 * k : 32;
+    if (top < 32) exclusive = shfl_idx(value[k], top);
+#pragma unroll
+    for (int l = 31; l >= 0; --l) {
+      const T x = shfl_idx(value[k], l);
+      if (l < top) exclusive = static_cast<T>(op(exclusive, x));
+    }
+  }
+  return exclusive;
 }
 
 /// block_scan prefix callback of a tile after the first: publishes the tile's aggregate, looks
-/// back, publishes the tile's inclusive prefix and returns its exclusive prefix (every lane).
+/// back, publishes the tile's inclusive prefix (built on that same aggregate, as look_back
+/// requires) and returns its exclusive prefix (every lane).
 template <class States, class T, class Op>
 struct lookback_prefix_op {
   States states;

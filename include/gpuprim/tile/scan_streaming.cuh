@@ -107,6 +107,7 @@ class streaming_scan {
     unsigned tile[slots];
     uninitialized_array<AccT, scan_warps> chunk_total[slots];
     uninitialized_array<AccT, scan_warps> chunk_prefix[slots];
+    uninitialized_array<AccT, slots> aggregate;  // the tile's aggregate as the reducer published it
   };
   static constexpr std::size_t control_bytes = (sizeof(control) + 127) / 128 * 128;
 
@@ -320,6 +321,7 @@ class streaming_scan {
       __syncwarp();
       if (lane == 0) {
         if (tile > 0) p_.scan.states.publish(tile, status_aggregate, aggregate);
+        c_.aggregate[s] = aggregate;
         mbarrier_arrive(&c_.reduced[s]);
         // The slot may be refilled only after this warp's reads too: releasing it directly (not
         // only through the look-back and the scanners) keeps every reader one barrier from the
@@ -344,8 +346,11 @@ class streaming_scan {
       const AccT total = c_.chunk_total[s][lane < chunks ? lane : 0];
       AccT through;
       warp_scan<AccT>{}.inclusive_scan(total, through, sp.op);
-      const AccT aggregate = shfl_idx(through, chunks - 1);
       const AccT before = shfl_up(through, 1);
+      // The inclusive prefix is built on the aggregate the reducer published, not on the chunk
+      // totals' scan here (another association): look_back's bitwise reproducibility needs every
+      // tile to publish S(t) = S(t - 1) op A(t) with the A(t) its successors may fold.
+      const AccT aggregate = c_.aggregate[s];
 
       // The tile's exclusive prefix; only the first tile of an inclusive scan without a head
       // has none.
@@ -355,7 +360,7 @@ class streaming_scan {
         has_prefix = !inclusive || sp.head > 0;
         prefix = scan_first_tile_prefix(sp, aggregate);
       } else {
-        prefix = look_back(sp.states, tile, sp.op, aggregate);
+        prefix = look_back<lookback_streaming_window_chunks>(sp.states, tile, sp.op, aggregate);
       }
       if (lane == 0 && sp.tiles > 1) {
         sp.states.publish(tile, status_prefix, has_prefix ? static_cast<AccT>(sp.op(prefix, aggregate)) : aggregate);
