@@ -233,10 +233,9 @@ cudaError_t radix_sort_with(void* temp, std::size_t& temp_bytes, bool size_query
                                 static_cast<radix_sort_control*>(parts[0])};
   a.keys_alt = static_cast<typename radix_key<Key>::bits_t*>(parts[2]);
   if constexpr (!std::is_same_v<Value, no_values>) a.values_alt = static_cast<Value*>(parts[3]);
-  if (parts[4] != nullptr) {  // argsort without keys out: the sorted keys go to the spare buffer, the last pass stores none
-    a.keys_out = static_cast<Key*>(parts[4]);
-    a.keys_discarded = true;
-  }
+  // Argsort without keys out: the passes sort the keys into the spare buffer. (Storing no keys in
+  // the last pass saved 2.1% at 2^28, H200 2026-12-02, 7152 against 7308 us: not kept.)
+  if (parts[4] != nullptr) a.keys_out = static_cast<Key*>(parts[4]);
   const bool keep_parity = place(plan, a);
   // The control block's counters start at zero (the first kernel zeroes the rest that needs it).
   if (a.control != nullptr) e = cudaMemsetAsync(&a.control->head, 0, sizeof(radix_sort_counters), stream);
@@ -281,8 +280,8 @@ cudaError_t radix_argsort(void* temp, std::size_t& temp_bytes, bool size_query, 
         a.keys_in = keys_in;
         // No keys out: the passes sort the keys into the workspace's spare buffer (set above), the
         // rank sorts and the copy store none.
-        if (keys_out == nullptr) a.keys_discarded = true;
         if (a.keys_out == nullptr) a.keys_out = keys_out;
+        a.keys_discarded = a.keys_out == nullptr;
         a.values_in = nullptr;  // made from the positions
         a.values_out = indices_out;
         return false;

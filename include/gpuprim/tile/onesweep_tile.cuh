@@ -69,7 +69,7 @@ struct radix_sort_args {
   int begin_bit;
   int end_bit;
   radix_sort_control* control;
-  bool keys_discarded = false;  ///< the sorted keys are not wanted: the last pass stores none (argsort)
+  bool keys_discarded = false;  ///< no sorted keys wanted and no buffer for them: the rank sorts and the copy store none (argsort)
 };
 
 /// Bytes of a value (0 for keys-only sorts), and bytes one item moves per pass: key plus value.
@@ -349,7 +349,6 @@ class onesweep_tile {
     [[maybe_unused]] bits_t out_flip = 0;
     if constexpr (traits::order_is_xor) out_flip = last ? traits::order_mask(Descending) : bits_t(0);
     bits_t* dst = write_output_ ? reinterpret_cast<bits_t*>(a_.keys_out) : a_.keys_alt;
-    const bool store = !(last && a_.keys_discarded);
 #pragma unroll
     for (int k = 0; k < items; ++k) {
       const int j = k * threads + threadIdx.x;
@@ -357,7 +356,6 @@ class onesweep_tile {
         const bits_t key = s_.x.u.keys[j];
         const unsigned d = sorted_digit(key);
         if constexpr (has_values) out_digit_.put(k, d);
-        if (!store) continue;
         const std::size_t g = s_.shift[d] + static_cast<unsigned long long>(j);
         if constexpr (traits::order_is_xor) {
           dst[g] = key ^ out_flip;
