@@ -98,7 +98,7 @@ cudaError_t segmented_sort_workspace_form(void* d_temp_storage, std::size_t& tem
                                           cudaStream_t stream) {
   if constexpr (segmented_sort_offsets_ok<BeginIt, EndIt>()) {
     return sort_workspace_form<Key, Value>(
-        d_temp_storage, temp_storage_bytes, segments > 0 && n > 0, [&](void* temp, std::size_t& bytes, bool size_query) {
+        d_temp_storage, temp_storage_bytes, segments > 0 && n > 0, [&](void* temp, std::size_t& bytes, auto size_query) {
           return segmented_radix_sort<Descending>(temp, bytes, size_query, keys_in, keys_out, values_in, values_out,
                                                   n, segments, begin, end, begin_bit, end_bit, stream);
         });
@@ -112,7 +112,7 @@ cudaError_t segmented_sort_allocating_form(const Key* keys_in, Key* keys_out, co
                                            Value* values_out, std::size_t n, std::size_t segments, BeginIt begin,
                                            EndIt end, int begin_bit, int end_bit, cudaStream_t stream) {
   if constexpr (segmented_sort_offsets_ok<BeginIt, EndIt>()) {
-    return sort_allocating_form<Key, Value>(true, stream, [&](void* temp, std::size_t& bytes, bool size_query) {
+    return sort_allocating_form<Key, Value>(true, stream, [&](void* temp, std::size_t& bytes, auto size_query) {
       return segmented_radix_sort<Descending>(temp, bytes, size_query, keys_in, keys_out, values_in, values_out, n,
                                               segments, begin, end, begin_bit, end_bit, stream);
     });
@@ -130,7 +130,7 @@ cudaError_t segmented_sort_allocating_form(const Key* keys_in, Key* keys_out, co
                                  Key* d_keys_out, std::size_t n, int begin_bit = 0, int end_bit = 8 * sizeof(Key), \
                                  cudaStream_t stream = 0) {                                                       \
     return detail::sort_workspace_form<Key, detail::no_values>(                                                  \
-        d_temp_storage, temp_storage_bytes, n > 0, [&](void* temp, std::size_t& bytes, bool size_query) {         \
+        d_temp_storage, temp_storage_bytes, n > 0, [&](void* temp, std::size_t& bytes, auto size_query) {         \
           return detail::radix_sort<descending, Shape>(temp, bytes, size_query, d_keys_in, d_keys_out,            \
                                                        static_cast<const detail::no_values*>(nullptr),            \
                                                        static_cast<detail::no_values*>(nullptr), n, begin_bit,    \
@@ -142,7 +142,7 @@ cudaError_t segmented_sort_allocating_form(const Key* keys_in, Key* keys_out, co
                                  int end_bit = 8 * sizeof(Key), cudaStream_t stream = 0) {                       \
     return detail::sort_allocating_form<Key, detail::no_values>(                                                 \
         detail::radix_bits_valid<Key>(begin_bit, end_bit) && (n == 0 || (d_keys_in && d_keys_out)), stream,       \
-        [&](void* temp, std::size_t& bytes, bool size_query) {                                                    \
+        [&](void* temp, std::size_t& bytes, auto size_query) {                                                    \
           return detail::radix_sort<descending, Shape>(temp, bytes, size_query, d_keys_in, d_keys_out,            \
                                                        static_cast<const detail::no_values*>(nullptr),            \
                                                        static_cast<detail::no_values*>(nullptr), n, begin_bit,    \
@@ -155,7 +155,7 @@ cudaError_t segmented_sort_allocating_form(const Key* keys_in, Key* keys_out, co
                                  cudaStream_t stream = 0) {                                                       \
     double_buffer<detail::no_values> none;                                                                        \
     return detail::sort_workspace_form<Key, detail::no_values>(                                                  \
-        d_temp_storage, temp_storage_bytes, n > 0, [&](void* temp, std::size_t& bytes, bool size_query) {         \
+        d_temp_storage, temp_storage_bytes, n > 0, [&](void* temp, std::size_t& bytes, auto size_query) {         \
           return detail::low_memory_sort<descending, Shape>(temp, bytes, size_query, keys, none, n, begin_bit,    \
                                                             end_bit, stream);                                     \
         });                                                                                                       \
@@ -166,7 +166,7 @@ cudaError_t segmented_sort_allocating_form(const Key* keys_in, Key* keys_out, co
     double_buffer<detail::no_values> none;                                                                        \
     return detail::sort_allocating_form<Key, detail::no_values>(                                                 \
         detail::radix_bits_valid<Key>(begin_bit, end_bit) && detail::low_memory_keys_valid(keys, n), stream,      \
-        [&](void* temp, std::size_t& bytes, bool size_query) {                                                    \
+        [&](void* temp, std::size_t& bytes, auto size_query) {                                                    \
           return detail::low_memory_sort<descending, Shape>(temp, bytes, size_query, keys, none, n, begin_bit,    \
                                                             end_bit, stream);                                     \
         });                                                                                                       \
@@ -178,7 +178,7 @@ cudaError_t segmented_sort_allocating_form(const Key* keys_in, Key* keys_out, co
                                  Key* d_keys_out, const Value* d_values_in, Value* d_values_out, std::size_t n,  \
                                  int begin_bit = 0, int end_bit = 8 * sizeof(Key), cudaStream_t stream = 0) {    \
     return detail::sort_workspace_form<Key, Value>(                                                              \
-        d_temp_storage, temp_storage_bytes, n > 0, [&](void* temp, std::size_t& bytes, bool size_query) {         \
+        d_temp_storage, temp_storage_bytes, n > 0, [&](void* temp, std::size_t& bytes, auto size_query) {         \
           return detail::radix_sort<descending, Shape>(temp, bytes, size_query, d_keys_in, d_keys_out,            \
                                                        d_values_in, d_values_out, n, begin_bit, end_bit, stream); \
         });                                                                                                       \
@@ -190,7 +190,7 @@ cudaError_t segmented_sort_allocating_form(const Key* keys_in, Key* keys_out, co
     return detail::sort_allocating_form<Key, Value>(                                                             \
         detail::radix_bits_valid<Key>(begin_bit, end_bit) &&                                                      \
             detail::radix_pointers_valid(d_keys_in, d_keys_out, d_values_in, d_values_out, n),                    \
-        stream, [&](void* temp, std::size_t& bytes, bool size_query) {                                            \
+        stream, [&](void* temp, std::size_t& bytes, auto size_query) {                                            \
           return detail::radix_sort<descending, Shape>(temp, bytes, size_query, d_keys_in, d_keys_out,            \
                                                        d_values_in, d_values_out, n, begin_bit, end_bit, stream); \
         });                                                                                                       \
@@ -200,7 +200,7 @@ cudaError_t segmented_sort_allocating_form(const Key* keys_in, Key* keys_out, co
                                  double_buffer<Value>& values, std::size_t n, int begin_bit = 0,                 \
                                  int end_bit = 8 * sizeof(Key), cudaStream_t stream = 0) {                       \
     return detail::sort_workspace_form<Key, Value>(                                                              \
-        d_temp_storage, temp_storage_bytes, n > 0, [&](void* temp, std::size_t& bytes, bool size_query) {         \
+        d_temp_storage, temp_storage_bytes, n > 0, [&](void* temp, std::size_t& bytes, auto size_query) {         \
           return detail::low_memory_sort<descending, Shape>(temp, bytes, size_query, keys, values, n, begin_bit,  \
                                                             end_bit, stream);                                     \
         });                                                                                                       \
@@ -211,7 +211,7 @@ cudaError_t segmented_sort_allocating_form(const Key* keys_in, Key* keys_out, co
     return detail::sort_allocating_form<Key, Value>(                                                             \
         detail::radix_bits_valid<Key>(begin_bit, end_bit) && detail::low_memory_keys_valid(keys, n) &&            \
             detail::low_memory_keys_valid(values, n),                                                             \
-        stream, [&](void* temp, std::size_t& bytes, bool size_query) {                                            \
+        stream, [&](void* temp, std::size_t& bytes, auto size_query) {                                            \
           return detail::low_memory_sort<descending, Shape>(temp, bytes, size_query, keys, values, n, begin_bit,  \
                                                             end_bit, stream);                                     \
         });                                                                                                       \
@@ -223,7 +223,7 @@ cudaError_t segmented_sort_allocating_form(const Key* keys_in, Key* keys_out, co
                                  detail::identity_t<Key>* d_keys_out, Index* d_indices_out, std::size_t n,       \
                                  int begin_bit = 0, int end_bit = 8 * sizeof(Key), cudaStream_t stream = 0) {    \
     return detail::sort_workspace_form<Key, Index>(                                                              \
-        d_temp_storage, temp_storage_bytes, n > 0, [&](void* temp, std::size_t& bytes, bool size_query) {         \
+        d_temp_storage, temp_storage_bytes, n > 0, [&](void* temp, std::size_t& bytes, auto size_query) {         \
           return detail::radix_argsort<descending, Shape>(temp, bytes, size_query, d_keys_in, d_keys_out,         \
                                                           d_indices_out, n, begin_bit, end_bit, stream);          \
         });                                                                                                       \
@@ -234,7 +234,7 @@ cudaError_t segmented_sort_allocating_form(const Key* keys_in, Key* keys_out, co
                                  cudaStream_t stream = 0) {                                                       \
     return detail::sort_allocating_form<Key, Index>(                                                             \
         detail::radix_bits_valid<Key>(begin_bit, end_bit) && (n == 0 || (d_keys_in && d_indices_out)), stream,    \
-        [&](void* temp, std::size_t& bytes, bool size_query) {                                                    \
+        [&](void* temp, std::size_t& bytes, auto size_query) {                                                    \
           return detail::radix_argsort<descending, Shape>(temp, bytes, size_query, d_keys_in, d_keys_out,         \
                                                           d_indices_out, n, begin_bit, end_bit, stream);          \
         });                                                                                                       \
