@@ -24,9 +24,13 @@ GPUPRIM_NAMESPACE_BEGIN
 template <class T>
 class double_buffer {
  public:
+  /// Both buffers null (a sort of 0 items may take it).
   double_buffer() = default;
+  /// `current` holds the n items to sort; `alternate` is a second buffer of n items.
   double_buffer(T* current, T* alternate) : current_(current), alternate_(alternate) {}
+  /// The buffer that holds the data (after a sort: its result).
   T* current() const { return current_; }
+  /// The other buffer (after a sort: scratch whose contents are unspecified).
   T* alternate() const { return alternate_; }
 
  private:
