@@ -20,8 +20,8 @@ GPUPRIM_NAMESPACE_BEGIN
 /// Writes `op(init, op(in[0], op(in[1], ...)))` (in an unspecified order and grouping: `op` must
 /// be associative and commutative) to `*d_out`; the accumulator type is `T`, the type of `init`.
 /// Workspace form: with `d_temp_storage == nullptr` only sets `temp_storage_bytes`. Asynchronous
-/// on `stream`; floating-point results are bitwise reproducible for one `n`, input alignment
-/// (address modulo 16) and GPU.
+/// on `stream`; the grouping depends on `n` and the types alone, so floating-point results are
+/// the same bits on every GPU and at every input address.
 template <class Shape = detail::use_default_shape, class InputIt, class T, class Init, class Op>
 [[nodiscard]] cudaError_t reduce(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, T* d_out,
                                  std::size_t n, Init init, Op op, cudaStream_t stream = 0) {

@@ -1,21 +1,28 @@
-// Device-wide reduce: the plan (grid and workspace), the kernel and its dispatch.
+// Device-wide reduce: the plan (its grouping, grid and workspace), the kernel and its dispatch.
 //
-// One pass, one launch: every block reduces an even share of the input and writes its partial;
-// then block 0 reduces the partials. Small inputs use a single block and no workspace. With
-// several blocks, block 0 must know when every partial is written. The classic answer is a
-// fence and an atomic ticket, the last block to draw one doing the final step; but a ticket
-// must be zero before the first block draws, also the first time a workspace is used, and
-// zeroing it costs a launch (measured: +4.5 us on an H200, as much as the whole reduce of 2^20
-// items). So the kernel is launched cooperatively and waits at a grid-wide barrier, whose state
-// the driver resets for every launch: the workspace holds only the partials, needs no
-// initialisation, and may be reused or captured in a graph.
+// One pass, one launch. The items are cut into chunks of whole tiles, by a function of n alone
+// (make_reduce_plan); each chunk reduces to one partial by a fixed tree, and block 0 reduces the
+// partials by a fixed tree. Physical blocks, as many as are resident, run the chunks (block b
+// chunks b, b + grid, ...), and tiles are read by logical index at any alignment
+// (logical_vector_source): so the result's bits depend on n and the types only, never on the
+// GPU, the grid or the input's address (the contract's reproducibility clause). One chunk (up to
+// a tile) is one block and needs no workspace. With several, block 0 must know when every
+// partial is written. The classic answer is a fence and an atomic ticket, the last block to draw
+// one doing the final step; but a ticket must be zero before the first block draws, also the
+// first time a workspace is used, and zeroing it costs a launch (measured: +4.5 us on an H200,
+// as much as the whole reduce of 2^20 items). So the kernel is launched cooperatively and waits
+// at a grid-wide barrier, whose state the driver resets for every launch: the workspace holds
+// only the partials, needs no initialisation, and may be reused or captured in a graph.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <limits>
 #include <type_traits>
 
 #include <cooperative_groups.h>
 
+#include "../block/block_reduce.cuh"
 #include "../detail/config.cuh"
 #include "../detail/item_source.cuh"
 #include "../detail/l2_access.cuh"
@@ -27,72 +34,170 @@
 GPUPRIM_NAMESPACE_BEGIN
 namespace detail {
 
-/// A device reduce's launch: `grid` blocks of `Tile`, block `b` taking full tiles `b, b + grid,
-/// ...` (grid-stride, so the whole grid streams through memory together) and block
-/// `full_tiles % grid` also the remainder. Every block gets at least one tile or the remainder.
+/// The most chunks a reduce is cut into: up to this many tiles a chunk is one tile (the grid
+/// streams through the input tile by tile, the last round as short as a tile); beyond, chunks of
+/// several tiles keep the partials that one block reduces at the end within 32768 (128 KiB of
+/// 4-byte partials, about a microsecond's read from L2). Part of the grouping: changing it
+/// changes floating-point results' bits.
+inline constexpr std::size_t reduce_max_chunks = 32768;
+
+/// A device reduce's plan: a pure function of n, the tile and a grid limit (make_reduce_plan).
+/// The grouping, every field but `grid`, depends on n and the tile alone: `vectors` full logical
+/// vectors and `tail` items after them; `tiles` tiles of vectors (the last possibly partial); cut
+/// into `chunks` chunks of `tiles_per_chunk` consecutive tiles (the last possibly fewer, and it
+/// also holds the tail). `grid` blocks run the chunks: block b in round r runs chunk_of(b, r).
 struct reduce_plan {
+  std::size_t vectors = 0;
+  int tail = 0;
+  int block_threads = 0;
+  std::size_t tile_vectors = 0;
+  std::size_t tiles = 0;
+  std::size_t tiles_per_chunk = 1;
+  std::size_t chunks = 0;
   unsigned grid = 1;
-  std::size_t full_tiles = 0;
+
+  /// Block `block`'s chunk of round `round` (none when >= chunks): b, b + grid, b + 2 grid, ...,
+  /// so the whole grid streams through memory together, every chunk run exactly once.
+  GPUPRIM_HOST_DEVICE std::size_t chunk_of(unsigned block, unsigned round) const {
+    return block + std::size_t(round) * grid;
+  }
+  /// Chunk c's tiles: [first_tile(c), end_tile(c)).
+  GPUPRIM_HOST_DEVICE std::size_t first_tile(std::size_t c) const { return c * tiles_per_chunk; }
+  GPUPRIM_HOST_DEVICE std::size_t end_tile(std::size_t c) const {
+    const std::size_t end = first_tile(c) + tiles_per_chunk;
+    return end < tiles ? end : tiles;
+  }
+  /// Threads [0, valid_threads(c)) of the block running chunk c hold an item: all of them, but
+  /// in a last chunk of one partial tile (and the tail).
+  GPUPRIM_HOST_DEVICE int valid_threads(std::size_t c) const {
+    if (c + 1 < chunks) return block_threads;
+    const std::size_t rest = vectors - first_tile(c) * tile_vectors;  // the last chunk's vectors
+    const int from_vectors = rest < std::size_t(block_threads) ? int(rest) : block_threads;
+    return from_vectors < tail ? tail : from_vectors;
+  }
+  /// Whether chunk c takes the unchecked loads: every chunk but the last, and for a shifted
+  /// source (a misaligned pointer) not the first either (its first aligned vector starts before
+  /// the input). The others read tile by tile with every load checked.
+  GPUPRIM_HOST_DEVICE bool inner(std::size_t c, bool shifted) const { return c + 1 < chunks && (!shifted || c > 0); }
 };
 
-template <class Tile, class Source>
-reduce_plan make_reduce_plan(const Source& source, std::size_t max_grid) {
+/// The plan for `n` items in chunks of `Tile` (a reduce_chunk) on at most `max_grid` blocks.
+template <class Tile>
+reduce_plan make_reduce_plan(std::size_t n, std::size_t max_grid) {
   reduce_plan plan;
-  plan.full_tiles = source.vectors / Tile::tile_vectors;
-  const bool remainder = source.vectors % Tile::tile_vectors != 0 || source.loose_items() != 0;
-  const std::size_t units = plan.full_tiles + (remainder ? 1 : 0);
-  plan.grid = static_cast<unsigned>(units < 1 ? 1 : units < max_grid ? units : (max_grid < 1 ? 1 : max_grid));
+  plan.vectors = n / Tile::vector_items;
+  plan.tail = static_cast<int>(n % Tile::vector_items);
+  plan.block_threads = Tile::block_threads;
+  plan.tile_vectors = Tile::tile_vectors;
+  plan.tiles = (plan.vectors + Tile::tile_vectors - 1) / Tile::tile_vectors;
+  if (plan.tiles == 0) {
+    plan.chunks = n > 0 ? 1 : 0;  // a tail alone, or nothing
+  } else {
+    plan.tiles_per_chunk = (plan.tiles + reduce_max_chunks - 1) / reduce_max_chunks;
+    plan.chunks = (plan.tiles + plan.tiles_per_chunk - 1) / plan.tiles_per_chunk;
+  }
+  const std::size_t grid = plan.chunks < max_grid ? plan.chunks : max_grid;
+  plan.grid = static_cast<unsigned>(grid < 1 ? 1 : grid);
   return plan;
 }
 
-/// The workspace for `n` items: one partial per block, for the largest grid any alignment of
-/// the input can give (so a size query is valid for any input pointer), or none for one block.
+/// The workspace for `n` items: one partial per chunk, or none for a single chunk. A function of
+/// n and the types alone, so a size query holds for every grid, device and input address.
 template <class Tile, class AccT>
-workspace_layout<1> reduce_workspace(std::size_t n, std::size_t max_grid) {
-  const std::size_t tile_items = Tile::tile_vectors * Tile::vector_items;
-  const std::size_t units = n / tile_items + 2;  // full tiles, plus remainder and loose items
-  const std::size_t grid = units < max_grid ? units : max_grid;
+workspace_layout<1> reduce_workspace(std::size_t n) {
+  const reduce_plan plan = make_reduce_plan<Tile>(n, 1);
   workspace_layout<1> layout;
-  if (n > tile_items && grid > 1) layout.part_bytes[0] = grid * sizeof(AccT);
+  if (plan.chunks > 1) layout.part_bytes[0] = plan.chunks * sizeof(AccT);
   return layout;
 }
 
-/// Launched cooperatively whenever `gridDim.x > 1` (the grid-wide barrier needs every block
-/// resident); `partials` holds one accumulator per block. See `reduce_plan` for who reads what.
+/// Launched cooperatively whenever `plan.chunks > 1` (the grid-wide barrier needs every block
+/// resident); `partials` holds one accumulator per chunk. See `reduce_plan` for who runs what.
 template <class Shape, class Source, class AccT, class OutputIt, class Op>
-__global__ void __launch_bounds__(Shape::block_threads)
-    reduce_kernel(Source source, std::size_t full_tiles, AccT* partials, OutputIt out, AccT init, Op op) {
-  using tile_t = reduce_tile<Shape, Source, AccT, Op>;
+__global__ void __launch_bounds__(Shape::block_threads,
+                                  reduce_chunk<Shape, Source, AccT, Op>::min_blocks_per_sm)
+    reduce_kernel(Source source, reduce_plan plan, AccT* partials, OutputIt out, AccT init, Op op) {
+  using chunk_t = reduce_chunk<Shape, Source, AccT, Op>;
   using block_reduce_t = block_reduce<AccT, Shape::block_threads>;
   __shared__ union {
-    typename tile_t::temp_storage tile;
+    typename chunk_t::temp_storage chunk;
     typename block_reduce_t::temp_storage partials;
   } storage;
-
-  const unsigned grid = gridDim.x;
-  const unsigned block = blockIdx.x;
-  AccT aggregate;
-  const bool any = tile_t(storage.tile, source, op)
-                       .reduce_tiles(block, grid, full_tiles, block == full_tiles % grid, aggregate);
-  if (grid == 1) {
-    if (threadIdx.x == 0) *out = any ? static_cast<AccT>(op(init, aggregate)) : init;
+  if (plan.chunks == 0) {
+    if (threadIdx.x == 0) *out = init;
     return;
   }
 
-  if (threadIdx.x == 0) partials[block] = aggregate;
-  // Every block's partial is written and visible device-wide past this barrier (it orders
-  // memory at device scope), and the tile is done with `storage`.
+  chunk_t chunk(storage.chunk, source, op);
+  const unsigned block = blockIdx.x;
+  const int warp = int(threadIdx.x) / 32;
+  // The block's chunks are rounds [0, rounds). Two edge chunks, the last and (for a misaligned
+  // pointer) the first, take checked loads and run after the others, so that the fast loop holds
+  // no more registers than its own.
+  const unsigned rounds = unsigned((plan.chunks - block + plan.grid - 1) / plan.grid);
+  const bool first_is_edge = Source::shifted && block == 0 && plan.chunks > 1;
+  const bool owns_last = (plan.chunks - 1) % plan.grid == block;
+  const unsigned end_round = rounds - (owns_last ? 1u : 0u);
+  for (unsigned round = first_is_edge ? 1u : 0u, k = 0; round < end_round; ++round, ++k) {
+    const std::size_t c = plan.chunk_of(block, round);
+    const AccT acc = chunk.fold_full(plan.first_tile(c), plan.end_tile(c));
+    chunk.store_warp_result(acc, Shape::block_threads, k);
+    // The step over the warps waits for the group's last chunk (or the loop's last).
+    const unsigned in_group = k % chunk_t::group_chunks;
+    if (in_group + 1 < chunk_t::group_chunks && round + 1 < end_round) continue;
+    __syncthreads();  // the group's warp results are visible to the warps that combine them
+    if (warp <= int(in_group)) {  // warp w: the group's chunk w
+      const AccT partial = chunk.combine_warp_results(k - in_group + unsigned(warp), chunk_t::warps);
+      if (threadIdx.x % 32 == 0) partials[plan.chunk_of(block, round - in_group + unsigned(warp))] = partial;
+    }
+  }
+  if (first_is_edge || owns_last) {
+    __syncthreads();  // the loop's last group is combined: its slots are free
+    for (int e = 0; e < 2; ++e) {
+      const std::size_t c = e == 0 ? 0 : plan.chunks - 1;
+      if ((e == 0 && !first_is_edge) || (e == 1 && !owns_last)) continue;
+      AccT acc;
+      (void)chunk.fold_checked(plan.first_tile(c), plan.end_tile(c), c + 1 == plan.chunks, acc);
+      const int valid = plan.valid_threads(c);
+      chunk.store_warp_result(acc, valid, 0);
+      __syncthreads();  // the warp results are visible to warp 0
+      if (warp == 0) {
+        const AccT partial = chunk.combine_warp_results(0, (valid + 31) / 32);
+        if (threadIdx.x == 0) {
+          if (plan.chunks == 1) {
+            *out = static_cast<AccT>(op(init, partial));
+          } else {
+            partials[c] = partial;
+          }
+        }
+      }
+      __syncthreads();  // warp 0 has read the slot before the next edge chunk stores to it
+    }
+  }
+  if (plan.chunks == 1) return;
+
+  // Every chunk's partial is written and visible device-wide past this barrier (it orders memory
+  // at device scope), and the chunks are done with `storage`.
   cooperative_groups::this_grid().sync();
   if (block != 0) return;
 
-  AccT acc;
-  bool have = false;
-  for (unsigned i = threadIdx.x; i < grid; i += Shape::block_threads) {
-    const AccT p = l2_load(partials + i);
-    acc = have ? static_cast<AccT>(op(acc, p)) : p;
-    have = true;
+  // Thread t folds partials t, t + block_threads, ... in order, then block_reduce combines the
+  // threads: a tree fixed by `chunks`. Whole batches of loads first (in flight together, from L2),
+  // then the rest one by one; thread t < chunks always has partial t.
+  constexpr int batch = 16;
+  constexpr std::size_t stride = Shape::block_threads;
+  const std::size_t i0 = threadIdx.x;
+  AccT acc = l2_load(partials + (i0 < plan.chunks ? i0 : 0));
+  std::size_t i = i0 + stride;
+  for (; i + (batch - 1) * stride < plan.chunks; i += batch * stride) {
+    AccT p[batch];
+#pragma unroll
+    for (int k = 0; k < batch; ++k) p[k] = l2_load(partials + i + k * stride);
+#pragma unroll
+    for (int k = 0; k < batch; ++k) acc = static_cast<AccT>(op(acc, p[k]));
   }
-  const int valid = grid < unsigned(Shape::block_threads) ? int(grid) : Shape::block_threads;
+  for (; i < plan.chunks; i += stride) acc = static_cast<AccT>(op(acc, l2_load(partials + i)));
+  const int valid = plan.chunks < stride ? int(plan.chunks) : Shape::block_threads;
   const AccT total = block_reduce_t(storage.partials).reduce(acc, op, valid);
   if (threadIdx.x == 0) *out = static_cast<AccT>(op(init, total));
 }
@@ -103,40 +208,70 @@ bool reduce_arguments_valid(const InputIt& in, const OutputIt& out, std::size_t 
   return !(n > 0 && is_null_iterator(in)) && !is_null_iterator(out);
 }
 
-/// Both forms of device reduce end here. With `size_query` only `temp_bytes` is written.
-template <class Shape, class InputIt, class OutputIt, class AccT, class Op>
-cudaError_t reduce(void* temp, std::size_t& temp_bytes, bool size_query, InputIt in, OutputIt out, std::size_t n,
-                   AccT init, Op op, cudaStream_t stream) {
-  using input_t = iterator_value_t<InputIt>;
-  static_assert(valid_shape_argument_v<Shape>,
-                "the first template argument of gpuprim::reduce/sum is a gpuprim::shape<...>, not a value type");
-  using shape_t = shape_or_default<Shape, reduce_default_shape<input_t>>;
-  if (!size_query && !reduce_arguments_valid(in, out, n)) return cudaErrorInvalidValue;
-
-  device_facts device;
-  cudaError_t e = current_device_facts(device);
-  if (e != cudaSuccess) return e;
-  const auto source = make_item_source(in, n);
-  using source_t = std::remove_const_t<decltype(source)>;
-  using tile_t = reduce_tile<shape_t, source_t, AccT, Op>;
-  constexpr auto kernel = reduce_kernel<shape_t, source_t, AccT, OutputIt, Op>;
-  int resident = 0;
-  e = resident_blocks_per_sm<kernel>(shape_t::block_threads, device.ordinal, resident);
-  if (e != cudaSuccess) return e;
-  const std::size_t max_grid =
-      std::size_t(device.sm_count) * (resident < reduce_blocks_per_sm ? resident : reduce_blocks_per_sm);
-  const workspace_layout<1> layout = reduce_workspace<tile_t, AccT>(n, max_grid);
+/// The reduce over `source` on as many blocks as the device holds at once, at most `max_grid`.
+template <class Shape, class Source, class OutputIt, class AccT, class Op>
+cudaError_t launch_reduce(void* temp, std::size_t& temp_bytes, bool size_query, const Source& source, OutputIt out,
+                          std::size_t n, AccT init, Op op, cudaStream_t stream, std::size_t max_grid) {
+  using chunk_t = reduce_chunk<Shape, Source, AccT, Op>;
+  const workspace_layout<1> layout = reduce_workspace<chunk_t, AccT>(n);
   if (size_query) {
     temp_bytes = layout.bytes();
     return cudaSuccess;
   }
   void* partials[1];
-  e = layout.carve(temp, temp_bytes, partials);
+  cudaError_t e = layout.carve(temp, temp_bytes, partials);
   if (e != cudaSuccess) return e;
-  const reduce_plan plan = make_reduce_plan<tile_t>(source, max_grid);
-  return launch(kernel, plan.grid, shape_t::block_threads, stream,
-                plan.grid > 1 ? launch_mode::cooperative : launch_mode::plain, source, plan.full_tiles,
+
+  device_facts device;
+  e = current_device_facts(device);
+  if (e != cudaSuccess) return e;
+  constexpr auto kernel = reduce_kernel<Shape, Source, AccT, OutputIt, Op>;
+  int resident = 0;
+  e = resident_blocks_per_sm<kernel>(Shape::block_threads, device.ordinal, resident);
+  if (e != cudaSuccess) return e;
+  std::size_t grid =
+      std::size_t(device.sm_count) * (resident < reduce_blocks_per_sm ? resident : reduce_blocks_per_sm);
+  if (grid > max_grid) grid = max_grid;
+  const reduce_plan plan = make_reduce_plan<chunk_t>(n, grid);
+  return launch(kernel, plan.grid, Shape::block_threads, stream,
+                plan.chunks > 1 ? launch_mode::cooperative : launch_mode::plain, source, plan,
                 static_cast<AccT*>(partials[0]), out, init, op);
+}
+
+/// No limit on a reduce's grid but the device's.
+inline constexpr std::size_t device_grid = std::numeric_limits<std::size_t>::max();
+
+/// Both forms of device reduce end here, on at most `max_grid` blocks: the public functions pass
+/// `device_grid` (as many as the device holds at once); a test passes the grids of other GPUs,
+/// which must give the same bits. With `size_query` only `temp_bytes` is written.
+template <class Shape, class InputIt, class OutputIt, class AccT, class Op>
+cudaError_t reduce_on_grid(void* temp, std::size_t& temp_bytes, bool size_query, InputIt in, OutputIt out,
+                           std::size_t n, AccT init, Op op, cudaStream_t stream, std::size_t max_grid) {
+  using input_t = iterator_value_t<InputIt>;
+  static_assert(valid_shape_argument_v<Shape>,
+                "the first template argument of gpuprim::reduce/sum is a gpuprim::shape<...>, not a value type");
+  using shape_t = shape_or_default<Shape, reduce_default_shape<input_t>>;
+  if (!size_query && !reduce_arguments_valid(in, out, n)) return cudaErrorInvalidValue;
+  if constexpr (takes_vector_path_v<InputIt>) {
+    // Two kernels: the aligned one reads each logical vector with one load, as any vector loop.
+    using T = std::remove_cv_t<std::remove_pointer_t<InputIt>>;
+    if (reinterpret_cast<std::uintptr_t>(in) % 16 != 0) {
+      return launch_reduce<shape_t>(temp, temp_bytes, size_query, logical_vector_source<T, true>::make(in, n), out, n,
+                                    init, op, stream, max_grid);
+    }
+    return launch_reduce<shape_t>(temp, temp_bytes, size_query, logical_vector_source<T, false>::make(in, n), out, n,
+                                  init, op, stream, max_grid);
+  } else {
+    return launch_reduce<shape_t>(temp, temp_bytes, size_query, iterator_source<InputIt>{in, n}, out, n, init, op,
+                                  stream, max_grid);
+  }
+}
+
+/// `reduce_on_grid` on the device's grid.
+template <class Shape, class InputIt, class OutputIt, class AccT, class Op>
+cudaError_t reduce(void* temp, std::size_t& temp_bytes, bool size_query, InputIt in, OutputIt out, std::size_t n,
+                   AccT init, Op op, cudaStream_t stream) {
+  return reduce_on_grid<Shape>(temp, temp_bytes, size_query, in, out, n, init, op, stream, device_grid);
 }
 
 }  // namespace detail
