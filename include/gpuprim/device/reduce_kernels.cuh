@@ -111,12 +111,26 @@ workspace_layout<1> reduce_workspace(std::size_t n) {
   return layout;
 }
 
+/// The accumulator of a reduce whose init is `InitT`: `InitT` itself, or `InitT::deferred_type` for an
+/// init that the kernel converts to it where it is used, on the device (dist.cuh: a rank's slice
+/// starts from its first item, read there).
+template <class InitT, class = void>
+struct reduce_acc {
+  using type = InitT;
+};
+template <class InitT>
+struct reduce_acc<InitT, std::void_t<typename InitT::deferred_type>> {
+  using type = typename InitT::deferred_type;
+};
+template <class InitT>
+using reduce_acc_t = typename reduce_acc<InitT>::type;
+
 /// Launched cooperatively whenever `plan.chunks > 1` (the grid-wide barrier needs every block
 /// resident); `partials` holds one accumulator per chunk. See `reduce_plan` for who runs what.
-template <class Shape, class Source, class AccT, class OutputIt, class Op>
+template <class Shape, class Source, class AccT, class OutputIt, class Op, class InitT>
 __global__ void __launch_bounds__(Shape::block_threads,
                                   reduce_chunk<Shape, Source, AccT, Op>::min_blocks_per_sm)
-    reduce_kernel(Source source, reduce_plan plan, AccT* partials, OutputIt out, AccT init, Op op) {
+    reduce_kernel(Source source, reduce_plan plan, AccT* partials, OutputIt out, InitT init, Op op) {
   using chunk_t = reduce_chunk<Shape, Source, AccT, Op>;
   using block_reduce_t = block_reduce<AccT, Shape::block_threads>;
   __shared__ union {
@@ -124,7 +138,7 @@ __global__ void __launch_bounds__(Shape::block_threads,
     typename block_reduce_t::temp_storage partials;
   } storage;
   if (plan.chunks == 0) {
-    if (threadIdx.x == 0) *out = init;
+    if (threadIdx.x == 0) *out = static_cast<AccT>(init);
     return;
   }
 
@@ -165,7 +179,7 @@ __global__ void __launch_bounds__(Shape::block_threads,
         const AccT partial = chunk.combine_warp_results(0, (valid + 31) / 32);
         if (threadIdx.x == 0) {
           if (plan.chunks == 1) {
-            *out = static_cast<AccT>(op(init, partial));
+            *out = static_cast<AccT>(op(static_cast<AccT>(init), partial));
           } else {
             partials[c] = partial;
           }
@@ -199,7 +213,7 @@ __global__ void __launch_bounds__(Shape::block_threads,
   for (; i < plan.chunks; i += stride) acc = static_cast<AccT>(op(acc, l2_load(partials + i)));
   const int valid = plan.chunks < stride ? int(plan.chunks) : Shape::block_threads;
   const AccT total = block_reduce_t(storage.partials).reduce(acc, op, valid);
-  if (threadIdx.x == 0) *out = static_cast<AccT>(op(init, total));
+  if (threadIdx.x == 0) *out = static_cast<AccT>(op(static_cast<AccT>(init), total));
 }
 
 /// Null input with items to read, or no output: checked before anything is launched or allocated.
@@ -209,9 +223,10 @@ bool reduce_arguments_valid(const InputIt& in, const OutputIt& out, std::size_t 
 }
 
 /// The reduce over `source` on as many blocks as the device holds at once, at most `max_grid`.
-template <class Shape, class Source, class OutputIt, class AccT, class Op>
+template <class Shape, class Source, class OutputIt, class InitT, class Op>
 cudaError_t launch_reduce(void* temp, std::size_t& temp_bytes, bool size_query, const Source& source, OutputIt out,
-                          std::size_t n, AccT init, Op op, cudaStream_t stream, std::size_t max_grid) {
+                          std::size_t n, InitT init, Op op, cudaStream_t stream, std::size_t max_grid) {
+  using AccT = reduce_acc_t<InitT>;
   using chunk_t = reduce_chunk<Shape, Source, AccT, Op>;
   const workspace_layout<1> layout = reduce_workspace<chunk_t, AccT>(n);
   if (size_query) {
@@ -225,7 +240,7 @@ cudaError_t launch_reduce(void* temp, std::size_t& temp_bytes, bool size_query, 
   device_facts device;
   e = current_device_facts(device);
   if (e != cudaSuccess) return e;
-  constexpr auto kernel = reduce_kernel<Shape, Source, AccT, OutputIt, Op>;
+  constexpr auto kernel = reduce_kernel<Shape, Source, AccT, OutputIt, Op, InitT>;
   int resident = 0;
   e = resident_blocks_per_sm<kernel>(Shape::block_threads, device.ordinal, resident);
   if (e != cudaSuccess) return e;
@@ -244,9 +259,9 @@ inline constexpr std::size_t device_grid = std::numeric_limits<std::size_t>::max
 /// Both forms of device reduce end here, on at most `max_grid` blocks: the public functions pass
 /// `device_grid` (as many as the device holds at once); a test passes the grids of other GPUs,
 /// which must give the same bits. With `size_query` only `temp_bytes` is written.
-template <class Shape, class InputIt, class OutputIt, class AccT, class Op>
+template <class Shape, class InputIt, class OutputIt, class InitT, class Op>
 cudaError_t reduce_on_grid(void* temp, std::size_t& temp_bytes, bool size_query, InputIt in, OutputIt out,
-                           std::size_t n, AccT init, Op op, cudaStream_t stream, std::size_t max_grid) {
+                           std::size_t n, InitT init, Op op, cudaStream_t stream, std::size_t max_grid) {
   using input_t = iterator_value_t<InputIt>;
   static_assert(valid_shape_argument_v<Shape>,
                 "the first template argument of gpuprim::reduce/sum is a gpuprim::shape<...>, not a value type");
@@ -268,9 +283,9 @@ cudaError_t reduce_on_grid(void* temp, std::size_t& temp_bytes, bool size_query,
 }
 
 /// `reduce_on_grid` on the device's grid.
-template <class Shape, class InputIt, class OutputIt, class AccT, class Op>
+template <class Shape, class InputIt, class OutputIt, class InitT, class Op>
 cudaError_t reduce(void* temp, std::size_t& temp_bytes, bool size_query, InputIt in, OutputIt out, std::size_t n,
-                   AccT init, Op op, cudaStream_t stream) {
+                   InitT init, Op op, cudaStream_t stream) {
   return reduce_on_grid<Shape>(temp, temp_bytes, size_query, in, out, n, init, op, stream, device_grid);
 }
 
