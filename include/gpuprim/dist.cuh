@@ -89,14 +89,53 @@ struct rank_partial_out {
   GPUPRIM_HOST_DEVICE proxy operator*() const { return {slot}; }
 };
 
-/// The init of a rank's local reduce: its first item, read on the device where the reduce uses
-/// it (the reduce runs over the items after it), so that the slice is reduced without an init.
+/// The init of a rank's local reduce: its last item, read on the device where the reduce uses it
+/// (the reduce runs over the items before it, from the slice's own start, so that a raw pointer
+/// keeps its alignment), so that the slice is reduced without an init. The reduce's operator is
+/// commutative, so the last item may come first.
 template <class InputIt, class T>
-struct first_item {
+struct item_init {
   using deferred_type = T;
-  InputIt in;
-  GPUPRIM_DEVICE explicit operator T() const { return static_cast<T>(in[0]); }
+  InputIt at;
+  GPUPRIM_DEVICE explicit operator T() const { return static_cast<T>(*at); }
 };
+
+/// The output of a rank's ordered reduction for the scans (an inclusive scan, whose operator need
+/// not commute): only its last result is kept, as the partial.
+template <class T>
+struct rank_total_out {
+  rank_partial<T>* slot;
+  std::size_t last;
+  struct proxy {
+    rank_partial<T>* slot;
+    bool keep;
+    GPUPRIM_DEVICE proxy& operator=(const T& v) {
+      if (keep) {
+        slot->value = v;
+        slot->has = 1u;
+      }
+      return *this;
+    }
+  };
+  GPUPRIM_HOST_DEVICE proxy operator[](std::size_t i) const { return {slot, i == last}; }
+  GPUPRIM_HOST_DEVICE proxy operator*() const { return {slot, last == 0}; }
+};
+
+/// This rank's slice reduced without an init into `*mine`: by the reduce (`Ordered` false: `op`
+/// commutes) or by an inclusive scan that keeps its last result (`Ordered`: the scans' operators
+/// need only associate). With `size_query`, only `bytes`.
+template <bool Ordered, class AccT, class InputIt, class Op>
+cudaError_t local_partial(void* temp, std::size_t& bytes, bool size_query, InputIt in, std::size_t n, Op op,
+                          rank_partial<AccT>* mine, cudaStream_t stream) {
+  const std::size_t m = n > 0 ? n - 1 : 0;
+  if constexpr (Ordered) {
+    return ::gpuprim::detail::scan<AccT, use_default_shape>(temp, bytes, size_query, in, rank_total_out<AccT>{mine, m},
+                                                            n, no_init{}, op, stream);
+  } else {
+    return ::gpuprim::detail::reduce<use_default_shape>(temp, bytes, size_query, in, rank_partial_out<AccT>{mine}, m,
+                                                        item_init<InputIt, AccT>{in + m}, op, stream);
+  }
+}
 
 /// The init of a rank's local exclusive scan: its prefix, which the fold kernel left on the device.
 template <class T>
@@ -155,10 +194,10 @@ void require_dist_accumulator() {
 }
 
 /// The reduce and the scans start alike: this rank's slice reduced without an init into
-/// partials[rank], then every rank's partial gathered. `local` is the local algorithm's workspace
-/// part (the reduce's share of it).
-template <class AccT, class InputIt, class Op>
-cudaError_t reduce_and_gather(void* local, std::size_t local_bytes, InputIt in, std::size_t n, Op op,
+/// partials[rank] (nothing for an empty slice: `has` 0), then every rank's partial gathered.
+/// `local` is the local algorithm's workspace part.
+template <bool Ordered, class AccT, class InputIt, class Op>
+cudaError_t partials_gathered(void* local, std::size_t local_bytes, InputIt in, std::size_t n, Op op,
                               rank_partial<AccT>* partials, const rank_info& info, ncclComm_t comm,
                               cudaStream_t stream) {
   rank_partial<AccT>* mine = partials + info.rank;
@@ -167,8 +206,7 @@ cudaError_t reduce_and_gather(void* local, std::size_t local_bytes, InputIt in, 
     e = cudaMemsetAsync(mine, 0, sizeof(rank_partial<AccT>), stream);
   } else {
     std::size_t bytes = local_bytes;
-    e = ::gpuprim::detail::reduce<use_default_shape>(local, bytes, false, in + 1, rank_partial_out<AccT>{mine}, n - 1,
-                                                      first_item<InputIt, AccT>{in}, op, stream);
+    e = local_partial<Ordered>(local, bytes, false, in, n, op, mine, stream);
   }
   if (e != cudaSuccess) return e;
   return from_nccl(ncclAllGather(mine, partials, sizeof(rank_partial<AccT>), ncclUint8, comm, stream));
@@ -183,7 +221,7 @@ inline workspace_layout<3> partials_layout(int ranks, std::size_t partial_bytes,
   return layout;
 }
 
-/// dist::reduce: local reduce, gather of the partials, fold in rank order on every rank.
+/// dist::reduce: local reduce (from the slice's start, its last item as the init), gather of the partials, fold in rank order on every rank.
 template <class AccT, class InputIt, class Op>
 cudaError_t reduce(void* temp, std::size_t& temp_bytes, bool size_query, InputIt in, AccT* out, std::size_t n,
                    AccT init, Op op, ncclComm_t comm, cudaStream_t stream) {
@@ -192,8 +230,8 @@ cudaError_t reduce(void* temp, std::size_t& temp_bytes, bool size_query, InputIt
   cudaError_t e = get_rank_info(comm, info);
   if (e != cudaSuccess) return e;
   std::size_t local_bytes = 0;
-  e = ::gpuprim::detail::reduce<use_default_shape>(nullptr, local_bytes, true, in, rank_partial_out<AccT>{nullptr},
-                                                    n > 0 ? n - 1 : 0, first_item<InputIt, AccT>{in}, op, stream);
+  e = local_partial<false, AccT>(nullptr, local_bytes, true, in, n, op, static_cast<rank_partial<AccT>*>(nullptr),
+                                 stream);
   if (e != cudaSuccess) return e;
   const workspace_layout<3> layout = partials_layout(info.ranks, sizeof(rank_partial<AccT>), local_bytes);
   if (size_query) {
@@ -205,13 +243,13 @@ cudaError_t reduce(void* temp, std::size_t& temp_bytes, bool size_query, InputIt
   e = layout.carve(temp, temp_bytes, parts);
   if (e != cudaSuccess) return e;
   auto* partials = static_cast<rank_partial<AccT>*>(parts[0]);
-  e = reduce_and_gather(parts[2], local_bytes, in, n, op, partials, info, comm, stream);
+  e = partials_gathered<false>(parts[2], local_bytes, in, n, op, partials, info, comm, stream);
   if (e != cudaSuccess) return e;
   return launch(fold_partials_kernel<AccT, Op>, 1, 1, stream, launch_mode::plain, partials, info.ranks,
                 rank_partial<AccT>{init, 1u}, op, out, static_cast<rank_partial<AccT>*>(nullptr));
 }
 
-/// dist scans: local reduce, gather, this rank's prefix (the fold of the ranks before it), local
+/// dist scans: the slice's ordered reduction (an inclusive scan keeping its last result), gather, this rank's prefix (the fold of the ranks before it), local
 /// scan from it. `Exclusive`: with `init`; else the inclusive scan (init unused).
 template <bool Exclusive, class AccT, class InputIt, class OutputIt, class Op>
 cudaError_t scan(void* temp, std::size_t& temp_bytes, bool size_query, InputIt in, OutputIt out, std::size_t n,
@@ -223,8 +261,8 @@ cudaError_t scan(void* temp, std::size_t& temp_bytes, bool size_query, InputIt i
   if (e != cudaSuccess) return e;
   std::size_t reduce_bytes = 0;
   std::size_t scan_bytes = 0;
-  e = ::gpuprim::detail::reduce<use_default_shape>(nullptr, reduce_bytes, true, in, rank_partial_out<AccT>{nullptr},
-                                                    n > 0 ? n - 1 : 0, first_item<InputIt, AccT>{in}, op, stream);
+  e = local_partial<true, AccT>(nullptr, reduce_bytes, true, in, n, op, static_cast<rank_partial<AccT>*>(nullptr),
+                                stream);
   if (e == cudaSuccess) {
     if constexpr (Exclusive) {
       e = ::gpuprim::detail::scan<AccT, use_default_shape>(nullptr, scan_bytes, true, in, out, n,
@@ -252,7 +290,7 @@ cudaError_t scan(void* temp, std::size_t& temp_bytes, bool size_query, InputIt i
   if (e != cudaSuccess) return e;
   auto* partials = static_cast<rank_partial<AccT>*>(parts[0]);
   auto* prefix = static_cast<rank_partial<AccT>*>(parts[1]);
-  e = reduce_and_gather(parts[2], local_bytes, in, n, op, partials, info, comm, stream);
+  e = partials_gathered<true>(parts[2], local_bytes, in, n, op, partials, info, comm, stream);
   if (e != cudaSuccess) return e;
   // The prefix: init (exclusive) and the ranks before this one, in rank order.
   rank_partial<AccT> start{};
