@@ -116,7 +116,9 @@ cudaError_t segmented_sort_allocating_form(const Key* keys_in, Key* keys_out, co
                                            Value* values_out, std::size_t n, std::size_t segments, BeginIt begin,
                                            EndIt end, int begin_bit, int end_bit, cudaStream_t stream) {
   if constexpr (segmented_sort_offsets_ok<BeginIt, EndIt>()) {
-    return sort_allocating_form<Key, Value>(true, stream, [&](void* temp, std::size_t& bytes, auto size_query) {
+    const bool valid = segmented_sort_arguments_valid(keys_in, keys_out, values_in, values_out, n, segments, begin,
+                                                      end, begin_bit, end_bit);
+    return sort_allocating_form<Key, Value>(valid, stream, [&](void* temp, std::size_t& bytes, auto size_query) {
       return segmented_radix_sort<Descending>(temp, bytes, size_query, keys_in, keys_out, values_in, values_out, n,
                                               segments, begin, end, begin_bit, end_bit, stream);
     });

@@ -163,3 +163,24 @@ TEST_CASE("low-memory sorts and argsort: bad arguments are invalid", "[sort][arg
   CHECK(gpuprim::radix_sort_keys(empty, 0) == cudaSuccess);
   CHECK(gpuprim::radix_argsort(static_cast<const std::uint32_t*>(nullptr), nullptr, null_index(), 0) == cudaSuccess);
 }
+
+TEST_CASE("segmented sorts, allocating form: bad arguments are refused before anything is allocated",
+          "[sort][arguments]") {
+  // Without a GPU an allocation would fail with another code: cudaErrorInvalidValue shows that
+  // nothing was asked of CUDA.
+  const int offsets[2] = {0, 2};
+  const int* null_offsets = nullptr;
+  const std::uint32_t* null_keys_in = nullptr;
+  std::uint64_t* null_values_out = nullptr;
+  CHECK(gpuprim::segmented_radix_sort_keys(null_keys_in, keys_out, 2, 1, offsets, offsets + 1) ==
+        cudaErrorInvalidValue);
+  CHECK(gpuprim::segmented_radix_sort_keys_descending(keys_in, keys_out, 2, 1, null_offsets, offsets + 1) ==
+        cudaErrorInvalidValue);
+  CHECK(gpuprim::segmented_radix_sort_keys(keys_in, keys_out, 2, 1, offsets, null_offsets) == cudaErrorInvalidValue);
+  CHECK(gpuprim::segmented_radix_sort_keys(keys_in, keys_out, 2, 1, offsets, offsets + 1, 0, 33) ==
+        cudaErrorInvalidValue);
+  CHECK(gpuprim::segmented_radix_sort_pairs(keys_in, keys_out, values_in, null_values_out, 2, 1, offsets,
+                                            offsets + 1) == cudaErrorInvalidValue);
+  CHECK(gpuprim::segmented_radix_sort_pairs_descending(keys_in, keys_out, values_in, values_out, 2, 1, offsets,
+                                                       offsets + 1, 9, 3) == cudaErrorInvalidValue);
+}

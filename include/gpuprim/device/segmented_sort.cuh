@@ -668,6 +668,18 @@ workspace_layout<10> segmented_sort_workspace(std::size_t n, std::size_t segment
   return layout;
 }
 
+/// What the host can check of a segmented sort's arguments: the bit range, and where there is
+/// work the pointers and offsets (it cannot read the offsets themselves).
+template <class Key, class Value, class BeginIt, class EndIt>
+bool segmented_sort_arguments_valid(const Key* keys_in, const Key* keys_out, const Value* values_in,
+                                    const Value* values_out, std::size_t n, std::size_t segments, const BeginIt& begin,
+                                    const EndIt& end, int begin_bit, int end_bit) {
+  if (!radix_bits_valid<Key>(begin_bit, end_bit)) return false;
+  return n == 0 || segments == 0 ||
+         (radix_pointers_valid(keys_in, keys_out, values_in, values_out, n) && !is_null_iterator(begin) &&
+          !is_null_iterator(end));
+}
+
 /// Both forms of the four segmented sorts end here. With `size_query` only `temp_bytes` is set.
 template <bool Descending, class Key, class Value, class BeginIt, class EndIt>
 cudaError_t segmented_radix_sort(void* temp, std::size_t& temp_bytes, bool size_query, const Key* keys_in,
@@ -678,9 +690,9 @@ cudaError_t segmented_radix_sort(void* temp, std::size_t& temp_bytes, bool size_
   using config = segmented_pass_config<Key, Value>;
   if (!radix_bits_valid<Key>(begin_bit, end_bit)) return cudaErrorInvalidValue;
   const bool work = n > 0 && segments > 0;
-  if (!size_query && work &&
-      (!radix_pointers_valid(keys_in, keys_out, values_in, values_out, n) || is_null_iterator(begin) ||
-       is_null_iterator(end))) {
+  if (!size_query &&
+      !segmented_sort_arguments_valid(keys_in, keys_out, values_in, values_out, n, segments, begin, end, begin_bit,
+                                      end_bit)) {
     return cudaErrorInvalidValue;
   }
   const int passes = (end_bit - begin_bit + radix_bits - 1) / radix_bits;
