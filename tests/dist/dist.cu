@@ -101,13 +101,6 @@ std::vector<std::size_t> slice_counts(std::mt19937_64& rng, int ranks, std::size
   return counts;
 }
 
-template <class T>
-std::vector<T> download(const device_vector<T>& d) {
-  std::vector<T> h(d.size());
-  if (!h.empty()) REQUIRE_CUDA(cudaMemcpy(h.data(), d.data(), h.size() * sizeof(T), cudaMemcpyDeviceToHost));
-  return h;
-}
-
 template <class Key>
 Key random_key(std::mt19937_64& rng, int distribution, std::size_t i) {
   using bits_t = typename gpuprim::detail::unsigned_bits<sizeof(Key)>::type;
@@ -162,8 +155,8 @@ void check_sort(const node& nd, const std::vector<std::size_t>& counts, int dist
     device_vector<unsigned char> temp(bytes + 1);
     REQUIRE_CUDA(cub_sort(temp.data()));
     REQUIRE_CUDA(cudaDeviceSynchronize());
-    want_keys = download(k_out);
-    want_values = download(v_out);
+    want_keys = k_out.download();
+    want_values = v_out.download();
   }
   // Each rank's slice, its outputs poisoned.
   std::vector<device_vector<Key>> k_in(p), k_out(p);
@@ -224,14 +217,14 @@ void check_sort(const node& nd, const std::vector<std::size_t>& counts, int dist
     INFO("rank " << r << " of " << p << ", " << counts[r] << " keys, distribution " << distribution
                  << (descending ? ", descending" : "") << (pairs ? ", pairs" : "") << ", bits [" << begin_bit << ", "
                  << end_bit << ")");
-    const std::vector<Key> got = download(k_out[r]);
+    const std::vector<Key> got = k_out[r].download();
     REQUIRE(std::memcmp(got.data(), want_keys.data() + at, counts[r] * sizeof(Key)) == 0);
     if (pairs) {
-      const std::vector<std::uint32_t> got_values = download(v_out[r]);
+      const std::vector<std::uint32_t> got_values = v_out[r].download();
       REQUIRE(std::memcmp(got_values.data(), want_values.data() + at, counts[r] * sizeof(std::uint32_t)) == 0);
     }
     // The inputs are untouched.
-    REQUIRE(std::memcmp(download(k_in[r]).data(), all.data() + at, counts[r] * sizeof(Key)) == 0);
+    REQUIRE(std::memcmp(k_in[r].download().data(), all.data() + at, counts[r] * sizeof(Key)) == 0);
     at += counts[r];
   }
   REQUIRE_CUDA(cudaSetDevice(0));
@@ -355,14 +348,14 @@ TEST_CASE("dist: reduce and sum on every rank", "[dist]") {
       // The maximum skipped each slice's first item (misaligned inputs): recompute it.
       int want_max_rest = -1000000;
       for (int r = 0; r < p; ++r) {
-        const auto h = download(ints[r]);
+        const auto h = ints[r].download();
         for (std::size_t i = 1; i < h.size(); ++i) want_max_rest = std::max(want_max_rest, h[i]);
       }
       for (int r = 0; r < p; ++r) {
         INFO("rank " << r << " of " << p);
-        REQUIRE(download(out[r])[0] == want);
-        REQUIRE(download(out_i[r])[0] == int(want_i));
-        REQUIRE(download(out_max[r])[0] == want_max_rest);
+        REQUIRE(out[r].download()[0] == want);
+        REQUIRE(out_i[r].download()[0] == int(want_i));
+        REQUIRE(out_max[r].download()[0] == want_max_rest);
       }
     }
   }
@@ -437,11 +430,11 @@ TEST_CASE("dist: scans of the global sequence", "[dist]") {
       at = 0;
       for (int r = 0; r < p; ++r) {
         INFO("rank " << r << " of " << p << ", " << counts[r] << " items");
-        const auto ge = download(out_excl[r]);
-        const auto gi = download(out_incl[r]);
-        const auto gp = download(in_place[r]);
-        const auto fe = download(f_excl[r]);
-        const auto fi = download(f_incl[r]);
+        const auto ge = out_excl[r].download();
+        const auto gi = out_incl[r].download();
+        const auto gp = in_place[r].download();
+        const auto fe = f_excl[r].download();
+        const auto fi = f_incl[r].download();
         for (std::size_t i = 0; i < counts[r]; ++i) {
           REQUIRE(ge[i] == excl[at + i]);
           REQUIRE(gi[i] == int(incl[at + i]));
@@ -493,6 +486,6 @@ TEST_CASE("dist: bad arguments on every rank are refused, nothing written", "[di
       return cudaSuccess;
     });
     require_all_success(errors);
-    for (int r = 0; r < p; ++r) REQUIRE(download(buf[r]) == std::vector<int>(16, 7));
+    for (int r = 0; r < p; ++r) REQUIRE(buf[r].download() == std::vector<int>(16, 7));
   }
 }

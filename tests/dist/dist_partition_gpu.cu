@@ -19,18 +19,6 @@ namespace {
 using gpuprim::detail::dist_digits;
 using gpuprim_test::device_vector;
 
-template <class T>
-std::vector<T> download(const device_vector<T>& d) {
-  std::vector<T> h(d.size());
-  if (!h.empty()) REQUIRE_CUDA(cudaMemcpy(h.data(), d.data(), h.size() * sizeof(T), cudaMemcpyDeviceToHost));
-  return h;
-}
-
-template <class T>
-void upload(device_vector<T>& d, const std::vector<T>& h) {
-  if (!h.empty()) REQUIRE_CUDA(cudaMemcpy(d.data(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
-}
-
 /// Runs the partition for `slices` (rank r's keys, in input order) and checks the result against
 /// `before`, a strict weak order of the keys in the sort's sense (the order key's).
 template <class Key>
@@ -76,10 +64,10 @@ void check_partition(const std::vector<std::vector<Key>>& slices, int begin_bit,
       gpuprim::detail::dist_search_kernel<Key><<<unsigned(b), dist_digits>>>(
           keys[r].data(), counts[r], order, d_counts.data(), prefixes[r].data(), prev.data(), out.data(), round);
       REQUIRE_CUDA(cudaGetLastError());
-      const std::vector<u64> mine = download(out);
+      const std::vector<u64> mine = out.download();
       for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += mine[i];
     }
-    for (int r = 0; r < p; ++r) upload(round % 2 == 0 ? below0[r] : below1[r], sum);
+    for (int r = 0; r < p; ++r) (round % 2 == 0 ? below0[r] : below1[r]).upload(sum);
   }
   // The boundaries' counts, gathered; the splits, gathered (the all-gathers).
   const std::size_t stride = 2 * b;
@@ -90,16 +78,16 @@ void check_partition(const std::vector<std::vector<Key>>& slices, int begin_bit,
         keys[r].data(), counts[r], order, d_counts.data(), p, prefixes[r].data(), last.data(), rounds,
         table[r].data() + r * stride);
     REQUIRE_CUDA(cudaGetLastError());
-    const std::vector<u64> t = download(table[r]);
+    const std::vector<u64> t = table[r].download();
     std::copy(t.begin() + r * stride, t.begin() + (r + 1) * stride, gathered.begin() + r * stride);
   }
   std::vector<u64> splits(std::size_t(p) * (p + 1));
   for (int r = 0; r < p; ++r) {
-    upload(table[r], gathered);
+    table[r].upload(gathered);
     gpuprim::detail::dist_split_kernel<u64><<<unsigned((p + 1 + 255) / 256), 256>>>(
         table[r].data(), d_counts.data(), p, r, split[r].data() + r * (p + 1));
     REQUIRE_CUDA(cudaGetLastError());
-    const std::vector<u64> s = download(split[r]);
+    const std::vector<u64> s = split[r].download();
     std::copy(s.begin() + r * (p + 1), s.begin() + (r + 1) * (p + 1), splits.begin() + r * (p + 1));
   }
   // What each rank receives, in rank order, sorted stably: its slice of the global order.
