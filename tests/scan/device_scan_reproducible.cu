@@ -5,8 +5,9 @@
 // streaming scan forced at small sizes), an exclusive scan with an init through a user functor
 // (tile-per-block at every size), composition of affine maps of floats (non-commutative), and an
 // inclusive sum by key of floats. The same cases are checked exact against a host serial scan on
-// integer-valued inputs. Reruns: 100 up to 2^24 + 1 items, 25 at 2^28 (each rerun copies the
-// output to the host: 1-2 GiB there); GPUPRIM_TEST_SMALL=1 stops at 2^20 + 1 items, 5 reruns.
+// integer-valued inputs, also at sizes around the edges of the look-back's groups of 32 tiles.
+// Reruns: 100 up to 2^24 + 1 items, 25 at 2^28 (each rerun copies the output to the host: 1-2 GiB
+// there); GPUPRIM_TEST_SMALL=1 stops at 2^20 + 1 items, 5 reruns.
 #include <gpuprim/scan.cuh>
 
 #include <cstddef>
@@ -229,6 +230,19 @@ std::vector<std::size_t> sizes() {
   return s;
 }
 
+/// Item counts that end a tile before, at and a tile after the edge of a group of 32 tiles (the
+/// grouped look-back, detail/lookback.cuh), each also an item short and an item over: 31 .. 33,
+/// 63 .. 65 and 1055 .. 1057 tiles. Both scans' tiles hold 32 KiB of items.
+std::vector<std::size_t> group_edge_sizes(std::size_t item_bytes) {
+  const std::size_t tile = 32768 / item_bytes;
+  std::vector<std::size_t> s;
+  for (std::size_t tiles : {31, 32, 33, 63, 64, 65, 1055, 1056, 1057}) {
+    if (tiles > 65 && gpuprim_test::small_mode()) continue;
+    for (std::size_t items : {tiles * tile - 1, tiles * tile, tiles * tile + 1}) s.push_back(items);
+  }
+  return s;
+}
+
 int reruns(std::size_t n) {
   if (gpuprim_test::small_mode()) return 5;
   return n <= (std::size_t(1) << 24) + 1 ? 100 : 25;
@@ -352,6 +366,11 @@ TEST_CASE("device scan: composition of affine maps of floats bitwise reproducibl
 TEMPLATE_TEST_CASE("device scan: the reproducibility cases are exact on integer-valued floats",
                    "[scan][device][reproducible]", float, double) {
   for (std::size_t n : sizes()) for_each_float_case<TestType>(n, true);
+}
+
+TEMPLATE_TEST_CASE("device scan: exact on integer-valued floats at the edges of look-back groups",
+                   "[scan][device][reproducible]", float, double) {
+  for (std::size_t n : group_edge_sizes(sizeof(TestType))) for_each_float_case<TestType>(n, true);
 }
 
 TEST_CASE("device scan: composition of affine maps exact on integer-valued floats", "[scan][device][reproducible]") {

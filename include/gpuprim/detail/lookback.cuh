@@ -6,7 +6,8 @@
 // (status PREFIX), folds the aggregates after it left to right, and publishes its own inclusive
 // prefix. Tile 0 publishes only PREFIX, so every look-back ends there at the latest. The fold's
 // association does not depend on which PREFIX the look-back meets: scans are bitwise
-// reproducible (look_back).
+// reproducible (look_back). The grouped look-back (grouped_look_back) runs the same over groups
+// of 32 tiles, each folded within: a serial fold of a few dozen ops where the chain lags far.
 #pragma once
 
 #include <cstddef>
@@ -172,16 +173,11 @@ struct split_tile_states {
 template <class T>
 using tile_states_t = std::conditional_t<sizeof(T) <= 16, tagged_tile_states<T>, split_tile_states<T>>;
 
-/// Predecessors one look-back round inspects: 32 lanes x this many, loaded together. Chosen on the
-/// expectation that at the H200's tile rate the nearest PREFIX is often more than 32 tiles back;
-/// measured (i32, 2^28), 128 tiles and 32 tiles ran equally fast (714 vs 713 us): the look-back
-/// waits for predecessors' loads, not for extra rounds. A look-back waits until a PREFIX lies
-/// within these tiles (look_back), so the window also bounds the fold after it.
-inline constexpr int lookback_window_chunks = 4;
-/// The streaming scan's window (256 tiles): its prefix chain may lag hundreds of tiles behind the
-/// published aggregates (a slot waits ~10 of its ~15 us for it, i32 2^28), and the PREFIX a
-/// look-back waits for then moves at most a window per round; its look-back warp has registers
-/// to spare. To be measured against 4 and 16 (bench_scan, 2^24-2^28).
+/// The window of the tile-by-tile look-back in the streaming scan (4-byte accumulators): 256
+/// tiles. Its prefix chain may lag hundreds of tiles behind the published aggregates (a slot waits
+/// ~10 of its ~15 us for it, i32 2^28), and the PREFIX a look-back waits for then moves at most a
+/// window per round; its look-back warp has registers to spare. (The grouped look-back reads one
+/// chunk of 32 groups, 1024 tiles.)
 inline constexpr int lookback_streaming_window_chunks = 8;
 
 /// The exclusive prefix of `tile` (> 0): every earlier tile's items reduced in order (including
@@ -200,8 +196,9 @@ inline constexpr int lookback_streaming_window_chunks = 8;
 /// cannot deadlock: a look-back waits only for tiles before its own, tile 0 publishes its PREFIX
 /// without waiting, and by induction on the tile index every predecessor, started before it (the
 /// forward progress the kernels already assume), publishes its PREFIX in the end, tile - 1's
-/// among them, which lies in the window.
-template <int Chunks = lookback_window_chunks, class States, class T, class Op>
+/// among them, which lies in the window. Used tile by tile by the streaming scan of 4-byte
+/// accumulators, and over groups of tiles (group_states_view) by grouped_look_back.
+template <int Chunks, class States, class T, class Op>
 GPUPRIM_DEVICE T look_back(const States& states, unsigned tile, Op op, const T& filler) {
   constexpr int chunks = Chunks;
   static_assert(chunks >= 1 && chunks <= 16, "the statuses of a lane's chunks fill at most one 32-bit word");
@@ -274,9 +271,90 @@ GPUPRIM_DEVICE T look_back(const States& states, unsigned tile, Op op, const T& 
   return exclusive;
 }
 
-/// block_scan prefix callback of a tile after the first: publishes the tile's aggregate, looks
-/// back, publishes the tile's inclusive prefix (built on that same aggregate, as look_back
-/// requires) and returns its exclusive prefix (every lane).
+/// Tiles a group of the grouped look-back (one a lane of a warp).
+inline constexpr unsigned lookback_group_tiles = 32;
+
+/// The grouped look-back's view of tile states: group g's state is that of its last tile.
+template <class States>
+struct group_states_view {
+  States states;
+  template <class T>
+  GPUPRIM_DEVICE tile_status load(unsigned group, T& value) const {
+    return states.load(group * lookback_group_tiles + (lookback_group_tiles - 1), value);
+  }
+};
+
+/// The grouped look-back (the tile-per-block scan's, and the streaming scan's for 8-byte
+/// accumulators): the prefix chain runs over groups of lookback_group_tiles tiles, not over
+/// tiles, so that the serial fold a tile waits for is a few dozen operations, not one for each of
+/// the tiles that the chain lags behind (look_back folds every aggregate after the nearest PREFIX
+/// one by one). With A(t) a tile's aggregate, I(t) = A(first of its group) op ... op A(t) and,
+/// for the group's last tile, its total G(g) = I(last), the prefix through group g is
+/// P(g) = P(g - 1) op G(g), and the exclusive prefix of tile t, in group g, is P(g - 1) op I(t - 1)
+/// (either part alone at the start of a group, or in group 0). Every fold is left to right over
+/// fixed operands: the bits depend on neither timing nor grid. Publications: a tile's aggregate
+/// (AGGREGATE; tile 0 its inclusive prefix) except for a group's last tile, whose state holds G(g)
+/// (AGGREGATE, as soon as its group's aggregates are in) and then P(g) (PREFIX; group 0 only
+/// PREFIX); look_back over group_states_view finds P(g - 1). No wait is circular: a tile waits for
+/// earlier tiles' aggregates and earlier groups' totals, which wait for nothing but aggregates,
+/// and for P of an earlier group (by induction; group 0's needs no look-back).
+
+/// I(tile - 1): the aggregates of the tiles of `tile`'s group before it (at least one), folded
+/// left to right, polled until every one is published. All 32 lanes call it; the result reaches
+/// every lane. `filler` is any value.
+template <class States, class T, class Op>
+GPUPRIM_DEVICE T fold_group_before(const States& states, unsigned tile, Op op, const T& filler) {
+  static_assert(lookback_group_tiles == 32, "a lane per tile of the group");
+  const int lane = static_cast<int>(lane_id());
+  const unsigned first = tile - tile % lookback_group_tiles;
+  const int count = static_cast<int>(tile - first);  // 1 .. 31
+  T value = filler;
+  bool have = lane >= count;
+  poll_backoff backoff;
+  for (;;) {
+    if (!have) have = states.load(first + static_cast<unsigned>(lane), value) != status_invalid;
+    if (__all_sync(full_warp_mask, have)) break;
+    backoff.pause();
+  }
+  // The shuffles do not depend on the running value: they issue ahead of the chain of ops.
+  T before = shfl_idx(value, 0);
+#pragma unroll
+  for (int l = 1; l < 31; ++l) {
+    const T x = shfl_idx(value, l);
+    if (l < count) before = static_cast<T>(op(before, x));
+  }
+  return before;
+}
+
+/// The grouped look-back of `tile` (> 0), whose aggregate is `aggregate`: publishes the group's
+/// total and prefix when `tile` is a group's last, and returns the tile's exclusive prefix (every
+/// lane; all 32 lanes call it).
+template <class States, class T, class Op>
+GPUPRIM_DEVICE T grouped_look_back(const States& states, unsigned tile, Op op, const T& aggregate) {
+  const bool leader = lane_id() == 0;
+  const unsigned group = tile / lookback_group_tiles;
+  const bool in_group = tile % lookback_group_tiles != 0;
+  const bool last = tile % lookback_group_tiles == lookback_group_tiles - 1;
+  const T before = in_group ? fold_group_before(states, tile, op, aggregate) : aggregate;
+  const T total = in_group ? static_cast<T>(op(before, aggregate)) : aggregate;
+  if (group == 0) {
+    if (last && leader) states.publish(tile, status_prefix, total);
+    return before;
+  }
+  if (last && leader) states.publish(tile, status_aggregate, total);
+  const T groups_before = look_back<1>(group_states_view<States>{states}, group, op, aggregate);
+  if (last && leader) states.publish(tile, status_prefix, static_cast<T>(op(groups_before, total)));
+  return in_group ? static_cast<T>(op(groups_before, before)) : groups_before;
+}
+
+/// Whether the grouped look-back publishes tile `tile`'s aggregate itself (no one else may).
+GPUPRIM_HOST_DEVICE constexpr bool grouped_look_back_publishes(unsigned tile) {
+  return tile % lookback_group_tiles == lookback_group_tiles - 1;
+}
+
+/// block_scan prefix callback of a tile after the first (the tile-per-block scan): publishes the
+/// tile's aggregate (unless the grouped look-back does), looks back (grouped_look_back) and
+/// returns the tile's exclusive prefix (every lane).
 template <class States, class T, class Op>
 struct lookback_prefix_op {
   States states;
@@ -284,11 +362,8 @@ struct lookback_prefix_op {
   Op op;
 
   GPUPRIM_DEVICE T operator()(const T& aggregate) const {
-    const bool leader = lane_id() == 0;
-    if (leader) states.publish(tile, status_aggregate, aggregate);
-    const T exclusive = look_back(states, tile, op, aggregate);
-    if (leader) states.publish(tile, status_prefix, static_cast<T>(op(exclusive, aggregate)));
-    return exclusive;
+    if (lane_id() == 0 && !grouped_look_back_publishes(tile)) states.publish(tile, status_aggregate, aggregate);
+    return grouped_look_back(states, tile, op, aggregate);
   }
 };
 
