@@ -78,8 +78,9 @@ void check_partition(const std::vector<std::vector<Key>>& slices, int begin_bit,
         keys[r].data(), counts[r], order, d_counts.data(), p, prefixes[r].data(), last.data(), rounds,
         table[r].data() + r * stride);
     REQUIRE_CUDA(cudaGetLastError());
-    const std::vector<u64> t = table[r].download();
-    std::copy(t.begin() + r * stride, t.begin() + (r + 1) * stride, gathered.begin() + r * stride);
+    // Only rank r's row is written (initcheck): download that.
+    const std::vector<u64> t = table[r].download(r * stride, stride);
+    std::copy(t.begin(), t.end(), gathered.begin() + r * stride);
   }
   std::vector<u64> splits(std::size_t(p) * (p + 1));
   for (int r = 0; r < p; ++r) {
@@ -87,8 +88,8 @@ void check_partition(const std::vector<std::vector<Key>>& slices, int begin_bit,
     gpuprim::detail::dist_split_kernel<u64><<<unsigned((p + 1 + 255) / 256), 256>>>(
         table[r].data(), d_counts.data(), p, r, split[r].data() + r * (p + 1));
     REQUIRE_CUDA(cudaGetLastError());
-    const std::vector<u64> s = split[r].download();
-    std::copy(s.begin() + r * (p + 1), s.begin() + (r + 1) * (p + 1), splits.begin() + r * (p + 1));
+    const std::vector<u64> s = split[r].download(r * (p + 1), p + 1);
+    std::copy(s.begin(), s.end(), splits.begin() + r * (p + 1));
   }
   // What each rank receives, in rank order, sorted stably: its slice of the global order.
   std::size_t at = 0;
