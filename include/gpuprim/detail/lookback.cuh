@@ -173,17 +173,11 @@ struct split_tile_states {
 template <class T>
 using tile_states_t = std::conditional_t<sizeof(T) <= 16, tagged_tile_states<T>, split_tile_states<T>>;
 
-/// The window of the tile-by-tile look-back in the streaming scan (4-byte accumulators): 256
-/// tiles. Its prefix chain may lag hundreds of tiles behind the published aggregates (a slot waits
-/// ~10 of its ~15 us for it, i32 2^28), and the PREFIX a look-back waits for then moves at most a
-/// window per round; its look-back warp has registers to spare. (The grouped look-back reads one
-/// chunk of 32 groups, 1024 tiles.)
-inline constexpr int lookback_streaming_window_chunks = 8;
-
 /// The exclusive prefix of `tile` (> 0): every earlier tile's items reduced in order (including
-/// the scan's init, which tile 0 folds into its prefix), looking at `Chunks` x 32 predecessors at
-/// a time. All 32 lanes of one warp call it; the result reaches every lane. `filler` is any value
-/// (lanes without a predecessor hold it).
+/// the scan's init, which tile 0 folds into its prefix), looking at the 32 predecessors before it,
+/// one a lane. All 32 lanes of one warp call it; the result reaches every lane. `filler` is any
+/// value (lanes without a predecessor hold it). grouped_look_back runs it over groups of tiles
+/// (group_states_view).
 ///
 /// The result is the same bits whatever the timing: with A(t) the aggregate tile t publishes and
 /// S(t) its inclusive prefix, every tile publishes S(t) = S(t - 1) op A(t), and the look-back
@@ -196,77 +190,39 @@ inline constexpr int lookback_streaming_window_chunks = 8;
 /// cannot deadlock: a look-back waits only for tiles before its own, tile 0 publishes its PREFIX
 /// without waiting, and by induction on the tile index every predecessor, started before it (the
 /// forward progress the kernels already assume), publishes its PREFIX in the end, tile - 1's
-/// among them, which lies in the window. Used tile by tile by the streaming scan of 4-byte
-/// accumulators, and over groups of tiles (group_states_view) by grouped_look_back.
-template <int Chunks, class States, class T, class Op>
+/// among them, which lies in the window.
+template <class States, class T, class Op>
 GPUPRIM_DEVICE T look_back(const States& states, unsigned tile, Op op, const T& filler) {
-  constexpr int chunks = Chunks;
-  static_assert(chunks >= 1 && chunks <= 16, "the statuses of a lane's chunks fill at most one 32-bit word");
-  const int lane = static_cast<int>(lane_id());
-  // Chunk k of lane l holds predecessor tile - 1 - 32k - l. Lanes before tile 0 act as PREFIX and
-  // are never folded: tile 0, which publishes only PREFIX, sits at a lower lane of the same or an
-  // earlier chunk, must be valid before the fold, and is then nearer.
-  const int newest = static_cast<int>(tile) - 1 - lane;  // tiles are fewer than 2^31
-  const auto predecessor = [&](int k) { return newest - 32 * k; };
-  // The statuses of a lane's chunks, two bits each in one register (register pressure: warp 0 of a
-  // tile-per-block scan holds the tile's items meanwhile).
-  unsigned statuses = 0;
-  const auto status = [&](int k) { return static_cast<tile_status>((statuses >> (2 * k)) & 3u); };
-  T value[chunks];
-  const auto load = [&](int k) {
-    const int t = predecessor(k);
-    const unsigned st = t >= 0 ? states.load(static_cast<unsigned>(t), value[k]) : status_prefix;
-    statuses = (statuses & ~(3u << (2 * k))) | (st << (2 * k));
+  // Lane l holds predecessor tile - 1 - l. Lanes before tile 0 act as PREFIX and are never
+  // folded: tile 0, which publishes only PREFIX, sits at a lower lane, must be valid before the
+  // fold, and is then nearer.
+  const int predecessor = static_cast<int>(tile) - 1 - static_cast<int>(lane_id());  // tiles < 2^31
+  T value = filler;
+  const auto load = [&] {
+    return predecessor >= 0 ? states.load(static_cast<unsigned>(predecessor), value) : status_prefix;
   };
-#pragma unroll
-  for (int k = 0; k < chunks; ++k) {
-    value[k] = filler;
-    load(k);
-  }
-
-  // Wait, chunk by chunk from the newest, until a chunk holds a PREFIX and no tile after the
-  // nearest one is invalid (polling the invalid ones); lanes past that PREFIX are not needed and
-  // may stay invalid. A window without a PREFIX is read again whole: any tile may have turned
-  // PREFIX meanwhile.
-  int nearest = 32 * chunks;  // the nearest PREFIX, 32 * chunk + lane (warp-uniform)
+  tile_status status = load();
+  // Wait until the window holds a PREFIX and no tile after the nearest one is invalid (polling the
+  // invalid ones); lanes past that PREFIX are not needed and may stay invalid. A window without a
+  // PREFIX is read again whole: any tile may have turned PREFIX meanwhile.
+  unsigned prefixes;
   poll_backoff backoff;
   for (;;) {
-#pragma unroll
-    for (int k = 0; k < chunks; ++k) {
-      if (nearest == 32 * chunks) {
-        unsigned prefixes;
-        for (;;) {
-          prefixes = __ballot_sync(full_warp_mask, status(k) == status_prefix);
-          const unsigned needed = prefixes == 0 ? full_warp_mask : prefixes ^ (prefixes - 1);
-          if ((__ballot_sync(full_warp_mask, status(k) == status_invalid) & needed) == 0) break;
-          backoff.pause();
-          if (status(k) == status_invalid) load(k);
-        }
-        if (prefixes != 0) nearest = 32 * k + __ffs(prefixes) - 1;
-      }
-    }
-    if (nearest < 32 * chunks) break;
+    prefixes = __ballot_sync(full_warp_mask, status == status_prefix);
+    const unsigned needed = prefixes == 0 ? full_warp_mask : prefixes ^ (prefixes - 1);
+    if (prefixes != 0 && (__ballot_sync(full_warp_mask, status == status_invalid) & needed) == 0) break;
     backoff.pause();
-#pragma unroll
-    for (int k = 0; k < chunks; ++k) load(k);
+    if (prefixes == 0 || status == status_invalid) status = load();
   }
-
-  // S(j), then the aggregates after it, oldest first: the nearest PREFIX's chunk from its lane
-  // down to lane 0, then each newer chunk from lane 31 down to lane 0. The shuffles do not depend
-  // on the running value, so they issue ahead of the serial chain of ops; every chunk runs all 32
-  // steps, those past the PREFIX predicated off (a loop of `top` steps spilled registers in the
-  // tile-per-block kernels of 8-byte inclusive scans, -Xptxas -v, sm_90).
-  T exclusive = filler;
+  // S(j) at the nearest PREFIX's lane, then the aggregates after it, oldest first. The shuffles do
+  // not depend on the running value, so they issue ahead of the serial chain of ops; all 32 steps
+  // run, those past the PREFIX predicated off.
+  const int nearest = __ffs(prefixes) - 1;
+  T exclusive = shfl_idx(value, nearest);
 #pragma unroll
-  for (int k = chunks - 1; k >= 0; --k) {
-    if (32 * k > nearest) continue;
-    const int top = nearest - 32 * k < 32 ? nearest - 32 * k : 32;
-    if (top < 32) exclusive = shfl_idx(value[k], top);
-#pragma unroll
-    for (int l = 31; l >= 0; --l) {
-      const T x = shfl_idx(value[k], l);
-      if (l < top) exclusive = static_cast<T>(op(exclusive, x));
-    }
+  for (int l = 31; l >= 0; --l) {
+    const T x = shfl_idx(value, l);
+    if (l < nearest) exclusive = static_cast<T>(op(exclusive, x));
   }
   return exclusive;
 }
@@ -327,10 +283,11 @@ GPUPRIM_DEVICE T fold_group_before(const States& states, unsigned tile, Op op, c
 }
 
 /// The grouped look-back of `tile` (> 0), whose aggregate is `aggregate`: publishes the group's
-/// total and prefix when `tile` is a group's last, and returns the tile's exclusive prefix (every
-/// lane; all 32 lanes call it).
+/// total (unless `total_published`: publish_before_grouped_look_back did) and prefix when `tile` is
+/// a group's last, and returns the tile's exclusive prefix (every lane; all 32 lanes call it).
 template <class States, class T, class Op>
-GPUPRIM_DEVICE T grouped_look_back(const States& states, unsigned tile, Op op, const T& aggregate) {
+GPUPRIM_DEVICE T grouped_look_back(const States& states, unsigned tile, Op op, const T& aggregate,
+                                   bool total_published = false) {
   const bool leader = lane_id() == 0;
   const unsigned group = tile / lookback_group_tiles;
   const bool in_group = tile % lookback_group_tiles != 0;
@@ -341,20 +298,34 @@ GPUPRIM_DEVICE T grouped_look_back(const States& states, unsigned tile, Op op, c
     if (last && leader) states.publish(tile, status_prefix, total);
     return before;
   }
-  if (last && leader) states.publish(tile, status_aggregate, total);
-  const T groups_before = look_back<1>(group_states_view<States>{states}, group, op, aggregate);
+  if (last && leader && !total_published) states.publish(tile, status_aggregate, total);
+  const T groups_before = look_back(group_states_view<States>{states}, group, op, aggregate);
   if (last && leader) states.publish(tile, status_prefix, static_cast<T>(op(groups_before, total)));
   return in_group ? static_cast<T>(op(groups_before, before)) : groups_before;
 }
 
-/// Whether the grouped look-back publishes tile `tile`'s aggregate itself (no one else may).
-GPUPRIM_HOST_DEVICE constexpr bool grouped_look_back_publishes(unsigned tile) {
-  return tile % lookback_group_tiles == lookback_group_tiles - 1;
+/// What tile `tile` (> 0) publishes before its grouped look-back (all 32 lanes call it): its
+/// aggregate, but for a group's last tile, whose state holds the group's total. With
+/// `with_total` the total is folded and published here (after group 0, whose total is its
+/// prefix), and grouped_look_back is to be told so; else grouped_look_back publishes it. Returns
+/// whether the total was published here.
+template <class States, class T, class Op>
+GPUPRIM_DEVICE bool publish_before_grouped_look_back(const States& states, unsigned tile, Op op, const T& aggregate,
+                                                     bool with_total) {
+  const bool leader = lane_id() == 0;
+  if (tile % lookback_group_tiles != lookback_group_tiles - 1) {
+    if (leader) states.publish(tile, status_aggregate, aggregate);
+    return false;
+  }
+  if (!with_total || tile < lookback_group_tiles) return false;
+  const T total = static_cast<T>(op(fold_group_before(states, tile, op, aggregate), aggregate));
+  if (leader) states.publish(tile, status_aggregate, total);
+  return true;
 }
 
 /// block_scan prefix callback of a tile after the first (the tile-per-block scan): publishes the
-/// tile's aggregate (unless the grouped look-back does), looks back (grouped_look_back) and
-/// returns the tile's exclusive prefix (every lane).
+/// tile's aggregate (a group's total is the grouped look-back's), looks back (grouped_look_back)
+/// and returns the tile's exclusive prefix (every lane).
 template <class States, class T, class Op>
 struct lookback_prefix_op {
   States states;
@@ -362,7 +333,7 @@ struct lookback_prefix_op {
   Op op;
 
   GPUPRIM_DEVICE T operator()(const T& aggregate) const {
-    if (lane_id() == 0 && !grouped_look_back_publishes(tile)) states.publish(tile, status_aggregate, aggregate);
+    publish_before_grouped_look_back(states, tile, op, aggregate, false);
     return grouped_look_back(states, tile, op, aggregate);
   }
 };

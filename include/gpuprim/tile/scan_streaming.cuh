@@ -8,11 +8,11 @@
 //   - the producer (one lane) takes tiles in order from a ticket counter and bulk-copies each
 //     into a free slot (cp.async.bulk, completion counted by an mbarrier), holding one ticket
 //     ahead whose tile it has L2 prefetch meanwhile;
-//   - the reducer warp reduces every landed tile and publishes its aggregate at once (but for
-//     the last tile of each group of 32, where the grouped look-back publishes);
-//   - the look-back warp finds each tile's prefix (detail/lookback.cuh: tile by tile for 4-byte
-//     accumulators, by groups of 32 tiles for 8-byte ones), publishes the prefixes the look-back
-//     builds on and hands the scanning warps a prefix per chunk;
+//   - the reducer warp reduces every landed tile and publishes its aggregate at once (for the
+//     last tile of each group of 32: the group's total, once the group's aggregates are in);
+//   - the look-back warp finds each tile's prefix (detail/lookback.cuh, grouped_look_back: over
+//     groups of 32 tiles), publishes the group prefixes the look-back builds on and hands the
+//     scanning warps a prefix per chunk;
 //   - the scanning warps (8, a chunk of the tile each) scan their chunk by rows of 32 vectors
 //     while the look-back runs, then finish it with the prefix (re-reading the slot) and store
 //     16-byte vectors.
@@ -87,11 +87,6 @@ class streaming_scan {
   static constexpr bool applicable = std::is_pointer_v<InputIt> && std::is_pointer_v<OutputIt> && (G == 2 || G == 4) &&
                                      vector_items_v<output_t> == G && sizeof(AccT) <= 16 &&
                                      streaming_scan_reorders<typename Params::op_type, AccT>;
-
-  /// The look-back: grouped (grouped_look_back) for 8-byte accumulators, tile by tile (look_back)
-  /// for 4-byte ones. H200, 2^28, against tile by tile in one process: f64 sums 0.72-0.74x the
-  /// time (2^22-2^26 0.76-0.85x), i32 and f32 sums 1.16-1.20x (2^26 1.10x).
-  static constexpr bool grouped = sizeof(AccT) > 4;
 
   static constexpr int scan_warps = 8;
   static constexpr int rows = 8;  // rows of 32 vectors per chunk
@@ -326,10 +321,14 @@ class streaming_scan {
         states_clear = true;
       }
       __syncwarp();
+      // The reducer of a group's last tile folds and publishes the group's total itself (it waits
+      // for the group's aggregates), so that later tiles need not wait until this block's
+      // look-back warp reaches the tile. H200, 2^28, one process, against the total published by
+      // the look-back warp: f64 sums 0.79-0.82x the time (2^24 0.82-0.88x); i32 and f32 sums,
+      // which took the tile-by-tile look-back (over 256 tiles) then, 0.96x and 0.99x (2^24 0.89x,
+      // 0.93x).
+      if (tile > 0) publish_before_grouped_look_back(p_.scan.states, tile, p_.scan.op, aggregate, true);
       if (lane == 0) {
-        if (tile > 0 && !(grouped && grouped_look_back_publishes(tile))) {
-          p_.scan.states.publish(tile, status_aggregate, aggregate);
-        }
         c_.aggregate[s] = aggregate;
         mbarrier_arrive(&c_.reduced[s]);
         // The slot may be refilled only after this warp's reads too: releasing it directly (not
@@ -356,9 +355,9 @@ class streaming_scan {
       AccT through;
       warp_scan<AccT>{}.inclusive_scan(total, through, sp.op);
       const AccT before = shfl_up(through, 1);
-      // The inclusive prefix is built on the aggregate the reducer published, not on the chunk
-      // totals' scan here (another association): look_back's bitwise reproducibility needs every
-      // tile to publish S(t) = S(t - 1) op A(t) with the A(t) its successors may fold.
+      // The prefixes are built on the aggregate the reducer published, not on the chunk totals'
+      // scan here (another association): the look-back's bitwise reproducibility needs every fold
+      // of A(t) to take the A(t) that the tile's successors fold.
       const AccT aggregate = c_.aggregate[s];
 
       // The tile's exclusive prefix; only the first tile of an inclusive scan without a head
@@ -368,15 +367,12 @@ class streaming_scan {
       if (tile == 0) {
         has_prefix = !inclusive || sp.head > 0;
         prefix = scan_first_tile_prefix(sp, aggregate);
-      } else if constexpr (grouped) {
-        prefix = grouped_look_back(sp.states, tile, sp.op, aggregate);
+        // Tile 0's inclusive prefix (the grouped look-back publishes its groups' own).
+        if (lane == 0 && sp.tiles > 1) {
+          sp.states.publish(tile, status_prefix, has_prefix ? static_cast<AccT>(sp.op(prefix, aggregate)) : aggregate);
+        }
       } else {
-        prefix = look_back<lookback_streaming_window_chunks>(sp.states, tile, sp.op, aggregate);
-      }
-      // Every tile's inclusive prefix (only tile 0's in the grouped look-back, which publishes
-      // its groups' own).
-      if (lane == 0 && sp.tiles > 1 && (!grouped || tile == 0)) {
-        sp.states.publish(tile, status_prefix, has_prefix ? static_cast<AccT>(sp.op(prefix, aggregate)) : aggregate);
+        prefix = grouped_look_back(sp.states, tile, sp.op, aggregate, true);
       }
       if (lane < scan_warps) {
         AccT chunk_prefix = prefix;
