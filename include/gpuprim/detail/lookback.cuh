@@ -287,7 +287,7 @@ GPUPRIM_DEVICE T fold_group_before(const States& states, unsigned tile, Op op, c
 /// a group's last, and returns the tile's exclusive prefix (every lane; all 32 lanes call it).
 template <class States, class T, class Op>
 GPUPRIM_DEVICE T grouped_look_back(const States& states, unsigned tile, Op op, const T& aggregate,
-                                   bool total_published = false) {
+                                   bool total_published) {
   const bool leader = lane_id() == 0;
   const unsigned group = tile / lookback_group_tiles;
   const bool in_group = tile % lookback_group_tiles != 0;
@@ -307,20 +307,18 @@ GPUPRIM_DEVICE T grouped_look_back(const States& states, unsigned tile, Op op, c
 /// What tile `tile` (> 0) publishes before its grouped look-back (all 32 lanes call it): its
 /// aggregate, but for a group's last tile, whose state holds the group's total. With
 /// `with_total` the total is folded and published here (after group 0, whose total is its
-/// prefix), and grouped_look_back is to be told so; else grouped_look_back publishes it. Returns
-/// whether the total was published here.
+/// prefix), and grouped_look_back must get the same flag as `total_published`; else
+/// grouped_look_back publishes it.
 template <class States, class T, class Op>
-GPUPRIM_DEVICE bool publish_before_grouped_look_back(const States& states, unsigned tile, Op op, const T& aggregate,
+GPUPRIM_DEVICE void publish_before_grouped_look_back(const States& states, unsigned tile, Op op, const T& aggregate,
                                                      bool with_total) {
   const bool leader = lane_id() == 0;
   if (tile % lookback_group_tiles != lookback_group_tiles - 1) {
     if (leader) states.publish(tile, status_aggregate, aggregate);
-    return false;
+  } else if (with_total && tile >= lookback_group_tiles) {
+    const T total = static_cast<T>(op(fold_group_before(states, tile, op, aggregate), aggregate));
+    if (leader) states.publish(tile, status_aggregate, total);
   }
-  if (!with_total || tile < lookback_group_tiles) return false;
-  const T total = static_cast<T>(op(fold_group_before(states, tile, op, aggregate), aggregate));
-  if (leader) states.publish(tile, status_aggregate, total);
-  return true;
 }
 
 /// block_scan prefix callback of a tile after the first (the tile-per-block scan): publishes the
@@ -334,7 +332,7 @@ struct lookback_prefix_op {
 
   GPUPRIM_DEVICE T operator()(const T& aggregate) const {
     publish_before_grouped_look_back(states, tile, op, aggregate, false);
-    return grouped_look_back(states, tile, op, aggregate);
+    return grouped_look_back(states, tile, op, aggregate, false);
   }
 };
 
