@@ -22,6 +22,31 @@ constexpr int reduce_group_chunks(int warps, std::size_t acc_bytes) {
   return g < warps ? g : warps;
 }
 
+/// acc = acc op item, or item where `have` is false (then `have` is set).
+template <class AccT, class Item, class Op>
+GPUPRIM_DEVICE void fold_item(AccT& acc, bool& have, const Item& item, Op op) {
+  acc = have ? static_cast<AccT>(op(acc, item)) : static_cast<AccT>(item);
+  have = true;
+}
+
+/// Folds a thread's vectors of one full tile (loaded, all loads issued before the first fold) into
+/// `acc`, vector by vector, item by item; with `First`, `acc` starts from the first item, as
+/// fold_item does, so both folds give the same bits.
+template <bool First, class AccT, class Item, int Vectors, int VectorItems, class Op>
+GPUPRIM_DEVICE void fold_full_vectors(const Item (&items)[Vectors][VectorItems], AccT& acc, Op op) {
+#pragma unroll
+  for (int i = 0; i < Vectors; ++i) {
+#pragma unroll
+    for (int j = 0; j < VectorItems; ++j) {
+      if (First && i == 0 && j == 0) {
+        acc = static_cast<AccT>(items[0][0]);
+      } else {
+        acc = static_cast<AccT>(op(acc, items[i][j]));
+      }
+    }
+  }
+}
+
 /// Folds chunks of the device reduce (device/reduce_kernels.cuh) with one block of
 /// `Shape::block_threads` threads. A chunk is whole tiles of a logical source (a
 /// logical_vector_source or an iterator_source, detail/item_source.cuh); a tile is
@@ -126,13 +151,9 @@ class reduce_chunk {
   // that ends the group before it, which every warp passes after combining the one before that.
   static GPUPRIM_DEVICE int slot(unsigned round) { return int(round % (2 * group_chunks)); }
 
-  GPUPRIM_DEVICE void fold(AccT& acc, bool& have, const item_type& item) const {
-    acc = have ? static_cast<AccT>(op_(acc, item)) : static_cast<AccT>(item);
-    have = true;
-  }
+  GPUPRIM_DEVICE void fold(AccT& acc, bool& have, const item_type& item) const { fold_item(acc, have, item, op_); }
 
-  // Folds one full tile into `acc` (all loads issued before the first fold); the first tile starts
-  // `acc` from its first item, as `fold` does, so both folds give the same bits.
+  // Folds one full tile into `acc`; the first tile starts `acc` from its first item.
   template <bool First>
   GPUPRIM_DEVICE void fold_full_tile(std::size_t v, AccT& acc) const {
     item_type items[vectors_per_thread][vector_items];
@@ -140,17 +161,7 @@ class reduce_chunk {
     for (int i = 0; i < vectors_per_thread; ++i) {
       source_.template load_vector<false>(v + std::size_t(i) * block_threads + threadIdx.x, items[i]);
     }
-#pragma unroll
-    for (int i = 0; i < vectors_per_thread; ++i) {
-#pragma unroll
-      for (int j = 0; j < vector_items; ++j) {
-        if (First && i == 0 && j == 0) {
-          acc = static_cast<AccT>(items[0][0]);
-        } else {
-          acc = static_cast<AccT>(op_(acc, items[i][j]));
-        }
-      }
-    }
+    fold_full_vectors<First>(items, acc, op_);
   }
 
   temp_storage& storage_;
@@ -227,10 +238,7 @@ class reduce_tile {
  private:
   static GPUPRIM_DEVICE int max_int(int a, int b) { return a < b ? b : a; }
 
-  GPUPRIM_DEVICE void fold(AccT& acc, bool& have, const item_type& item) const {
-    acc = have ? static_cast<AccT>(op_(acc, item)) : static_cast<AccT>(item);
-    have = true;
-  }
+  GPUPRIM_DEVICE void fold(AccT& acc, bool& have, const item_type& item) const { fold_item(acc, have, item, op_); }
 
   // Folds one full tile into `acc`; the first tile starts `acc` from its first item.
   template <bool First>
@@ -240,17 +248,7 @@ class reduce_tile {
     for (int i = 0; i < vectors_per_thread; ++i) {
       source_.load(v + std::size_t(i) * block_threads + threadIdx.x, items[i]);
     }
-#pragma unroll
-    for (int i = 0; i < vectors_per_thread; ++i) {
-#pragma unroll
-      for (int j = 0; j < vector_items; ++j) {
-        if (First && i == 0 && j == 0) {
-          acc = static_cast<AccT>(items[0][0]);
-        } else {
-          acc = static_cast<AccT>(op_(acc, items[i][j]));
-        }
-      }
-    }
+    fold_full_vectors<First>(items, acc, op_);
   }
 
   temp_storage& storage_;
