@@ -282,12 +282,26 @@ GPUPRIM_DEVICE T fold_group_before(const States& states, unsigned tile, Op op, c
   return before;
 }
 
-/// The grouped look-back of `tile` (> 0), whose aggregate is `aggregate`: publishes the group's
-/// total (unless `total_published`: publish_before_grouped_look_back did) and prefix when `tile` is
-/// a group's last, and returns the tile's exclusive prefix (every lane; all 32 lanes call it).
+/// What tile `tile` (> 0) publishes before its grouped look-back (all 32 lanes call it): its
+/// aggregate, but for a group's last tile after group 0 the group's total, folded here (it waits
+/// for the group's aggregates), so that later tiles need not wait for the tile's look-back. (Group
+/// 0's total is its prefix, which grouped_look_back publishes.)
 template <class States, class T, class Op>
-GPUPRIM_DEVICE T grouped_look_back(const States& states, unsigned tile, Op op, const T& aggregate,
-                                   bool total_published) {
+GPUPRIM_DEVICE void publish_before_grouped_look_back(const States& states, unsigned tile, Op op, const T& aggregate) {
+  const bool leader = lane_id() == 0;
+  if (tile % lookback_group_tiles != lookback_group_tiles - 1) {
+    if (leader) states.publish(tile, status_aggregate, aggregate);
+  } else if (tile >= lookback_group_tiles) {
+    const T total = static_cast<T>(op(fold_group_before(states, tile, op, aggregate), aggregate));
+    if (leader) states.publish(tile, status_aggregate, total);
+  }
+}
+
+/// The grouped look-back of `tile` (> 0), whose aggregate is `aggregate`, after
+/// publish_before_grouped_look_back: publishes the group's prefix when `tile` is a group's last,
+/// and returns the tile's exclusive prefix (every lane; all 32 lanes call it).
+template <class States, class T, class Op>
+GPUPRIM_DEVICE T grouped_look_back(const States& states, unsigned tile, Op op, const T& aggregate) {
   const bool leader = lane_id() == 0;
   const unsigned group = tile / lookback_group_tiles;
   const bool in_group = tile % lookback_group_tiles != 0;
@@ -298,32 +312,14 @@ GPUPRIM_DEVICE T grouped_look_back(const States& states, unsigned tile, Op op, c
     if (last && leader) states.publish(tile, status_prefix, total);
     return before;
   }
-  if (last && leader && !total_published) states.publish(tile, status_aggregate, total);
   const T groups_before = look_back(group_states_view<States>{states}, group, op, aggregate);
   if (last && leader) states.publish(tile, status_prefix, static_cast<T>(op(groups_before, total)));
   return in_group ? static_cast<T>(op(groups_before, before)) : groups_before;
 }
 
-/// What tile `tile` (> 0) publishes before its grouped look-back (all 32 lanes call it): its
-/// aggregate, but for a group's last tile, whose state holds the group's total. With
-/// `with_total` the total is folded and published here (after group 0, whose total is its
-/// prefix), and grouped_look_back must get the same flag as `total_published`; else
-/// grouped_look_back publishes it.
-template <class States, class T, class Op>
-GPUPRIM_DEVICE void publish_before_grouped_look_back(const States& states, unsigned tile, Op op, const T& aggregate,
-                                                     bool with_total) {
-  const bool leader = lane_id() == 0;
-  if (tile % lookback_group_tiles != lookback_group_tiles - 1) {
-    if (leader) states.publish(tile, status_aggregate, aggregate);
-  } else if (with_total && tile >= lookback_group_tiles) {
-    const T total = static_cast<T>(op(fold_group_before(states, tile, op, aggregate), aggregate));
-    if (leader) states.publish(tile, status_aggregate, total);
-  }
-}
-
 /// block_scan prefix callback of a tile after the first (the tile-per-block scan): publishes the
-/// tile's aggregate (a group's total is the grouped look-back's), looks back (grouped_look_back)
-/// and returns the tile's exclusive prefix (every lane).
+/// tile's aggregate (or its group's total), looks back (grouped_look_back) and returns the tile's
+/// exclusive prefix (every lane).
 template <class States, class T, class Op>
 struct lookback_prefix_op {
   States states;
@@ -331,8 +327,8 @@ struct lookback_prefix_op {
   Op op;
 
   GPUPRIM_DEVICE T operator()(const T& aggregate) const {
-    publish_before_grouped_look_back(states, tile, op, aggregate, false);
-    return grouped_look_back(states, tile, op, aggregate, false);
+    publish_before_grouped_look_back(states, tile, op, aggregate);
+    return grouped_look_back(states, tile, op, aggregate);
   }
 };
 

@@ -327,7 +327,7 @@ class streaming_scan {
       // the look-back warp: f64 sums 0.79-0.82x the time (2^24 0.82-0.88x); i32 and f32 sums,
       // which took the tile-by-tile look-back (over 256 tiles) then, 0.96x and 0.99x (2^24 0.89x,
       // 0.93x).
-      if (tile > 0) publish_before_grouped_look_back(p_.scan.states, tile, p_.scan.op, aggregate, true);
+      if (tile > 0) publish_before_grouped_look_back(p_.scan.states, tile, p_.scan.op, aggregate);
       if (lane == 0) {
         c_.aggregate[s] = aggregate;
         mbarrier_arrive(&c_.reduced[s]);
@@ -372,7 +372,7 @@ class streaming_scan {
           sp.states.publish(tile, status_prefix, has_prefix ? static_cast<AccT>(sp.op(prefix, aggregate)) : aggregate);
         }
       } else {
-        prefix = grouped_look_back(sp.states, tile, sp.op, aggregate, true);
+        prefix = grouped_look_back(sp.states, tile, sp.op, aggregate);
       }
       if (lane < scan_warps) {
         AccT chunk_prefix = prefix;
