@@ -55,12 +55,15 @@ template <class T>
 using scan_default_shape = shape<256, (sizeof(T) <= 4 ? 32 : sizeof(T) >= 128 ? 1 : int(128 / sizeof(T)))>;
 
 // Inputs of at least this many items of `ItemBytes` bytes take the streaming scan
-// (tile/scan_streaming.cuh): 5M 4-byte items (20 MiB), 2M 8-byte items (16 MiB); both kernels cut
-// 32 KiB tiles. H100 and H200, in the same process as CUB, 2026-11-22, the streaming scan's time
-// over the tile-per-block scan's: 4-byte items 5M 0.96-0.97, 6M 0.93 (H100) and 0.96-0.98 (H200),
-// 4M 1.03 (H100); 8-byte items (H200) 1.5M 0.98-1.07, 2M 0.95-0.98, 3M 0.94-0.98, 4M 0.94-0.97.
+// (tile/scan_streaming.cuh): 5M 4-byte items (20 MiB), 8M 8-byte items (64 MiB); both kernels cut
+// 32 KiB tiles. The streaming scan's time over the tile-per-block scan's: H100 and H200, in the
+// same process as CUB, 2026-11-22, 4-byte items 5M 0.96-0.97, 6M 0.93 (H100) and 0.96-0.98
+// (H200), 4M 1.03 (H100); with the grouped look-back and a publication of each group's total
+// before its last tile looks back (H200, one process, 2026-12-03), 4-byte sums 4M 1.18-1.23,
+// 5M 1.00-1.01, 6M 0.95-0.97, 8M 0.94-0.98; f64 sums 4M 1.11, 6M 1.01-1.07, 8M 0.99-1.00,
+// 12M 0.93, 16M 0.87-0.89.
 template <int ItemBytes>
-inline constexpr std::size_t streaming_scan_min_items = ItemBytes <= 4 ? std::size_t(5) << 20 : std::size_t(2) << 20;
+inline constexpr std::size_t streaming_scan_min_items = ItemBytes <= 4 ? std::size_t(5) << 20 : std::size_t(8) << 20;
 
 // ---- Radix sort ---------------------------------------------------------------------------------
 

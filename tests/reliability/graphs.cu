@@ -16,9 +16,9 @@ using namespace reliability;
 
 namespace {
 
-/// Above the streaming scan's thresholds for 4-byte (5 x 2^20) and 8-byte (2 x 2^20) items: the
+/// Above the streaming scan's thresholds for 4-byte (5 x 2^20) and 8-byte (8 x 2^20) items: the
 /// catalogue's scans (int32/uint32 and int64/double, aligned buffers) stream at this size.
-constexpr std::size_t streaming_n = 5300000;
+constexpr std::size_t streaming_n = 8500000;
 static_assert(streaming_n > gpuprim::detail::streaming_scan_min_items<4> &&
                   streaming_n > gpuprim::detail::streaming_scan_min_items<8>,
               "streaming_n must stream for 4- and 8-byte items");
