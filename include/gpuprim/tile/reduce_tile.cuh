@@ -118,11 +118,11 @@ class reduce_chunk {
       for (int i = 0; i < vectors_per_thread; ++i) {
         if (v + std::size_t(i) * block_threads < source_.vectors) {
 #pragma unroll
-          for (int j = 0; j < vector_items; ++j) fold(acc, have, items[i][j]);
+          for (int j = 0; j < vector_items; ++j) fold_item(acc, have, items[i][j], op_);
         }
       }
     }
-    if (with_tail && int(threadIdx.x) < source_.tail_items()) fold(acc, have, source_.tail_item(threadIdx.x));
+    if (with_tail && int(threadIdx.x) < source_.tail_items()) fold_item(acc, have, source_.tail_item(threadIdx.x), op_);
     return have;
   }
 
@@ -150,8 +150,6 @@ class reduce_chunk {
   // Groups alternate between the two halves: a group's results are stored only after the barrier
   // that ends the group before it, which every warp passes after combining the one before that.
   static GPUPRIM_DEVICE int slot(unsigned round) { return int(round % (2 * group_chunks)); }
-
-  GPUPRIM_DEVICE void fold(AccT& acc, bool& have, const item_type& item) const { fold_item(acc, have, item, op_); }
 
   // Folds one full tile into `acc`; the first tile starts `acc` from its first item.
   template <bool First>
@@ -220,13 +218,13 @@ class reduce_tile {
       for (int i = 0; i < vectors_per_thread; ++i) {
         if (std::size_t(i) * block_threads + threadIdx.x < rest) {
 #pragma unroll
-          for (int j = 0; j < vector_items; ++j) fold(acc, have, items[i][j]);
+          for (int j = 0; j < vector_items; ++j) fold_item(acc, have, items[i][j], op_);
         }
       }
       valid_threads = max_int(valid_threads, rest < block_threads ? int(rest) : block_threads);
       // Fewer than two vectors' worth of loose items: at most one per thread.
       const int loose = source_.loose_items();
-      if (int(threadIdx.x) < loose) fold(acc, have, source_.loose_item(threadIdx.x));
+      if (int(threadIdx.x) < loose) fold_item(acc, have, source_.loose_item(threadIdx.x), op_);
       valid_threads = max_int(valid_threads, loose);
     }
     if (valid_threads == 0) return false;
@@ -237,8 +235,6 @@ class reduce_tile {
 
  private:
   static GPUPRIM_DEVICE int max_int(int a, int b) { return a < b ? b : a; }
-
-  GPUPRIM_DEVICE void fold(AccT& acc, bool& have, const item_type& item) const { fold_item(acc, have, item, op_); }
 
   // Folds one full tile into `acc`; the first tile starts `acc` from its first item.
   template <bool First>
